@@ -1,0 +1,19 @@
+/**
+ * PGlite multiplexes every socket connection onto one session, so session state (search_path) is shared:
+ * test files must run one at a time on the embedded database. A real server (TEST_DATABASE_URL) runs them in
+ * parallel, each file in its own schema.
+ */
+const embedded = !process.env.TEST_DATABASE_URL;
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  maxWorkers: embedded ? 1 : 2,
+  testTimeout: 30000,
+};
