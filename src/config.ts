@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  GAS_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  EDITION: z.enum(['enterprise', 'community']).default('enterprise'),
+  RATE_LIMIT_RPS: z.coerce.number().int().min(1, 'must be a positive integer').default(55),
+  ALLOW_TIMEOUT_BYPASS: bool,
+  ROOT_URL: z.string().url('must be an absolute URL').default('http://localhost:8080'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+    .optional(),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(8),
+  MAX_JSON_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 * 1024 * 1024),
+  COLLECTORS_DIR: z.string().default('./collectors'),
+  GRAPH_DRIVER: z.enum(['pg', 'neo4j']).default('pg'),
+  NEO4J_URI: z.string().optional(),
+  NEO4J_USER: z.string().optional(),
+  NEO4J_PASSWORD: z.string().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminPassword?: string;
+  edition: 'enterprise' | 'community';
+  rateLimitRps: number;
+  allowTimeoutBypass: boolean;
+  rootUrl: string;
+  logLevel: string;
+  redisUrl?: string;
+  sessionTtlHours: number;
+  maxJsonBodyBytes: number;
+  maxUploadBytes: number;
+  collectorsDir: string;
+  graphDriver: 'pg' | 'neo4j';
+  neo4j?: { uri: string; user: string; password: string };
+};
+
+/** Thrown when the environment does not describe a runnable service; the message lists every bad variable. */
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration from environment variables (see README, Configuration). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.GRAPH_DRIVER === 'neo4j' && !(e.NEO4J_URI && e.NEO4J_USER && e.NEO4J_PASSWORD)) {
+    throw new ConfigError('invalid configuration:\n  GRAPH_DRIVER=neo4j needs NEO4J_URI, NEO4J_USER and NEO4J_PASSWORD');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    adminPassword: e.GAS_ADMIN_PASSWORD,
+    edition: e.EDITION,
+    rateLimitRps: e.RATE_LIMIT_RPS,
+    allowTimeoutBypass: e.ALLOW_TIMEOUT_BYPASS,
+    rootUrl: e.ROOT_URL.replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    redisUrl: e.REDIS_URL,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    collectorsDir: path.resolve(e.COLLECTORS_DIR),
+    graphDriver: e.GRAPH_DRIVER,
+    neo4j: e.GRAPH_DRIVER === 'neo4j' ? { uri: e.NEO4J_URI!, user: e.NEO4J_USER!, password: e.NEO4J_PASSWORD! } : undefined,
+  };
+}

@@ -1,0 +1,212 @@
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { AppError, badRequest, conflict, internal, timeout, unavailable } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { MSG } from '../messages.js';
+import { currentScope } from '../scope.js';
+
+export type Row = Record<string, unknown>;
+
+// setTimeout cannot wait longer than 2^31-1 ms.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** One checked-out connection and its last statement, which must end before the connection is returned. */
+interface Connection {
+  client: pg.PoolClient;
+  last: Promise<unknown>;
+}
+
+/** The narrow interface stores are written against: a plain connection or an open transaction. */
+export interface Queryable {
+  /** Runs one parameterised statement and returns its rows. */
+  query<R = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /** Runs one parameterised statement and returns the number of rows it touched. */
+  execute(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export interface DatabaseOptions {
+  /**
+   * Whether a statement past its deadline can be cancelled on the server. PGlite cannot; the deadline is then
+   * enforced on our side only. @default detected from the server on first connection
+   */
+  cancellable?: boolean;
+  log: Logger;
+  /** Sent as the session search_path on every new connection (tests isolate themselves in a schema). */
+  searchPath?: string;
+  max?: number;
+  /**
+   * Prepare parameterised statements once per connection (named by a hash of their text), saving the parse and
+   * plan of every later run. Off on PGlite, where all connections share one session and names would collide.
+   * @default detected from the server on first connection
+   */
+  prepare?: boolean;
+}
+
+// int8 and numeric as JS numbers: our ids and counts stay far below 2^53.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+/**
+ * The only owner of `pg`: pool, type parsers, the per-request deadline and SQLSTATE translation.
+ * Every statement run inside a request scope is bound to that request's deadline: past it the caller gets a
+ * TIMEOUT AppError at once and, on a real server, the statement is cancelled with pg_cancel_backend.
+ */
+export class Database implements Queryable {
+  readonly pool: pg.Pool;
+  private readonly cancelPool: pg.Pool;
+  private readonly log: Logger;
+  private readonly setSearchPath?: string;
+  private features?: { cancellable: boolean; prepare: boolean };
+  private readonly names = new Map<string, string>();
+
+  constructor(
+    connection: string | pg.PoolConfig,
+    private readonly opts: DatabaseOptions,
+  ) {
+    const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
+    this.log = opts.log;
+    this.pool = new pg.Pool({ max: opts.max ?? 10, ...base, types });
+    this.pool.on('error', (err) => this.log.warn({ err }, 'idle database connection failed'));
+    // Tests isolate themselves in a schema. It is set on every checkout, not once per connection: PGlite
+    // multiplexes all connections onto one session, so another pool may have changed it in between.
+    this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
+    this.cancelPool = new pg.Pool({ max: 1, ...base, types });
+  }
+
+  async query<R = Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return (await this.withConnection((c) => this.run(c, sql, params))).rows as R[];
+  }
+
+  async execute(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return (await this.withConnection((c) => this.run(c, sql, params))).rowCount ?? 0;
+  }
+
+  /** Runs `fn` in one transaction; any throw rolls it back, so nothing half-written survives. */
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.withConnection(async (conn) => {
+      const q: Queryable = {
+        query: async <R = Row>(sql: string, params: readonly unknown[] = []) => (await this.run(conn, sql, params)).rows as R[],
+        execute: async (sql, params = []) => (await this.run(conn, sql, params)).rowCount ?? 0,
+      };
+      await this.run(conn, 'begin', []);
+      try {
+        const result = await fn(q);
+        await this.run(conn, 'commit', []);
+        return result;
+      } catch (err) {
+        // Roll back only after a statement abandoned at the deadline has ended.
+        await conn.last;
+        await conn.client.query('rollback').catch((e) => this.log.warn({ err: e }, 'rollback failed'));
+        throw err;
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+    await this.cancelPool.end();
+  }
+
+  private async withConnection<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect().catch((err) => {
+      this.log.error({ err }, 'database connection failed');
+      throw unavailable('database', 'The database is not reachable right now.');
+    });
+    const conn: Connection = { client, last: Promise.resolve() };
+    try {
+      if (!this.features) this.features = await this.detect(client);
+      if (this.setSearchPath) await client.query(this.setSearchPath);
+      return await fn(conn);
+    } finally {
+      // A statement abandoned at its deadline may still be running; the connection goes back only once it ends.
+      const release = () => client.release();
+      conn.last.then(release, release);
+    }
+  }
+
+  private async run(conn: Connection, sql: string, params: readonly unknown[]): Promise<pg.QueryResult<Row>> {
+    const scope = currentScope();
+    const deadline = scope?.deadline;
+    if (deadline !== undefined && (Date.now() >= deadline || scope!.signal.aborted)) {
+      throw timeout('database', MSG.timedOut);
+    }
+    const running = conn.client.query<Row>(
+      this.features!.prepare && params.length
+        ? { name: this.statementName(sql), text: sql, values: params as unknown[] }
+        : { text: sql, values: params as unknown[] },
+    );
+    conn.last = running.catch(() => undefined);
+    if (deadline === undefined) return running.catch((err) => this.rethrow(err));
+
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          this.cancel(conn.client);
+          reject(timeout('database', MSG.timedOut));
+        },
+        Math.min(deadline - Date.now(), MAX_TIMER_MS),
+      );
+    });
+    try {
+      return await Promise.race([running.catch((err) => this.rethrow(err)), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** PGlite (embedded) reports itself in version(); it can neither cancel statements nor keep per-connection names. */
+  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean }> {
+    const { rows } = await client.query<{ version: string }>('select version()');
+    const server = !/PGlite/i.test(rows[0]?.version ?? '');
+    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server };
+  }
+
+  private statementName(sql: string): string {
+    let name = this.names.get(sql);
+    if (!name) {
+      name = 'gas_' + crypto.createHash('sha1').update(sql).digest('hex').slice(0, 20);
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+
+  private cancel(client: pg.PoolClient): void {
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (!this.features?.cancellable || !pid) return;
+    this.cancelPool
+      .query('select pg_cancel_backend($1)', [pid])
+      .catch((err) => this.log.warn({ err, pid }, 'could not cancel a statement past its deadline'));
+  }
+
+  private rethrow(err: unknown): never {
+    throw translateDatabaseError(err, this.log);
+  }
+}
+
+/** Turns a driver error into an AppError; anything unexpected is logged here and surfaces as a plain 500. */
+export function translateDatabaseError(err: unknown, log: Logger): AppError {
+  if (err instanceof AppError) return err;
+  const code = (err as { code?: string }).code;
+  switch (code) {
+    case '23505':
+      return conflict('database', 'A record with the same unique value already exists.');
+    case '57014':
+      return timeout('database', MSG.timedOut);
+    case '22P02':
+    case '22003':
+    case '22007':
+    case '22008':
+      return badRequest('database', 'A value in the request has the wrong format or is out of range.');
+    case '40001':
+    case '40P01':
+      return unavailable('database', 'The database was busy with a conflicting change; please retry.');
+    default:
+      log.error({ err }, 'unexpected database error');
+      return internal('database', MSG.internalDb, err);
+  }
+}
