@@ -1,0 +1,7 @@
+import type { IdentityService } from '../../services/identity.js';
+import type { AuthStrategy } from './types.js';
+
+/** `Authorization: Bearer <JWT>`: a login session. */
+export function jwtStrategy(identity: IdentityService): AuthStrategy {
+  return async (req) => (req.scheme === 'bearer' ? identity.authenticateJwt(req.credential) : null);
+}

@@ -1,0 +1,19 @@
+import type { Session } from '../session.js';
+import type { BodySource } from '../../services/tokens.js';
+
+/** The parts of an HTTP request authentication looks at. */
+export interface AuthRequest {
+  scheme: string;
+  credential: string;
+  method: string;
+  /** Raw request target (path and query) as received. */
+  target: string;
+  header(name: string): string | undefined;
+  body: BodySource;
+}
+
+/**
+ * A way of proving who is calling. `null` means "not my scheme"; a Session means success; a thrown
+ * UNAUTHENTICATED AppError means "my scheme, but the credential is invalid".
+ */
+export type AuthStrategy = (req: AuthRequest) => Promise<Session | null>;

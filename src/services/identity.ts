@@ -1,0 +1,190 @@
+import crypto from 'node:crypto';
+import { signSessionToken, verifySessionToken } from '../auth/jwt.js';
+import { hashPassword, randomPassword, verifyPassword } from '../auth/password.js';
+import { PERMISSIONS, type Session, type UserSession } from '../auth/session.js';
+import type { Queryable } from '../db/pool.js';
+import { createPermissionsStore } from '../db/stores/permissions-store.js';
+import type { PrincipalsStore, UserPrincipal } from '../db/stores/principals-store.js';
+import type { SecretsStore } from '../db/stores/secrets-store.js';
+import type { SessionsStore } from '../db/stores/sessions-store.js';
+import { createUsersStore, type RoleRef, type UserModel, type UsersStore } from '../db/stores/users-store.js';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { requireText, requireUuid } from './validate.js';
+
+export interface IdentityDeps {
+  users: UsersStore;
+  sessions: SessionsStore;
+  principals: PrincipalsStore;
+  secrets: SecretsStore;
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  clock: () => Date;
+  sessionTtlHours: number;
+  log: Logger;
+}
+
+export interface LoginResult {
+  userId: string;
+  sessionToken: string;
+  authExpired: boolean;
+}
+
+const CONTEXT = 'login';
+const INVALID_LOGIN = 'Authentication is invalid: unknown user name or wrong secret.';
+
+/** Users, login sessions (JWT) and the first administrator. */
+export async function createIdentityService(deps: IdentityDeps) {
+  const { users, sessions, principals, clock } = deps;
+  const jwtKey = crypto.createSecretKey(
+    Buffer.from(await deps.secrets.getOrCreate('jwt_signing_key', crypto.randomBytes(32).toString('base64')), 'base64'),
+  );
+
+  function toUserSession(p: UserPrincipal, extra: Pick<UserSession, 'method' | 'sessionId' | 'tokenId'>): UserSession {
+    return {
+      kind: 'user',
+      userId: p.userId,
+      principalName: p.principalName,
+      permissions: new Set(p.permissions),
+      roles: p.roles,
+      ...extra,
+    };
+  }
+
+  /** Creates a user with a password and one role; used by `gas user create` and the users mutation. */
+  async function createUser(input: {
+    principalName: string;
+    password: string;
+    role: string;
+    emailAddress?: string | null;
+    firstName?: string | null;
+    lastName?: string | null;
+  }): Promise<UserModel> {
+    const principalName = requireText('users', 'principal_name', input.principalName, 256);
+    if (!input.password || input.password.length < 12) throw badRequest('users', 'password must be at least 12 characters.');
+    const digest = await hashPassword(input.password);
+    return deps.tx(async (q) => {
+      const txUsers = createUsersStore(q);
+      const role = await createPermissionsStore(q).roleByName(input.role);
+      if (!role) throw badRequest('users', `Unknown role "${input.role}".`);
+      if (await txUsers.getByName(principalName)) throw conflict('users', `A user named "${principalName}" already exists.`);
+      const id = await txUsers.create({
+        principalName,
+        emailAddress: input.emailAddress,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        secretDigest: digest,
+      });
+      await txUsers.addRole(id, role.id);
+      return (await txUsers.get(id))!;
+    });
+  }
+
+  return {
+    /** POST /api/v2/login: only the `secret` method exists. */
+    async login(input: { loginMethod: string; username: string; secret: string }): Promise<LoginResult> {
+      if (input.loginMethod.toLowerCase() !== 'secret') {
+        throw badRequest(CONTEXT, `Login method ${input.loginMethod} is not supported; use "secret".`);
+      }
+      const username = requireText(CONTEXT, 'username', input.username, 256);
+      if (!input.secret) throw badRequest(CONTEXT, 'secret is required.');
+      const user = await users.getByName(username);
+      // Hash even for unknown users so response time does not reveal which user names exist.
+      const ok = user?.secretDigest
+        ? await verifyPassword(input.secret, user.secretDigest)
+        : (await verifyPassword(input.secret, DUMMY_DIGEST), false);
+      if (!user || !ok) throw unauthorized(CONTEXT, INVALID_LOGIN);
+      if (user.isDisabled) throw unauthorized(CONTEXT, 'This user is disabled.');
+      const now = clock();
+      const expires = new Date(now.getTime() + deps.sessionTtlHours * 3600_000);
+      const session = await sessions.create(user.id, 'secret', now, expires);
+      await users.touchLogin(user.id, now);
+      const sessionToken = signSessionToken(
+        { sub: user.id, jti: String(session.id), iat: Math.floor(now.getTime() / 1000), exp: Math.floor(expires.getTime() / 1000) },
+        jwtKey,
+      );
+      const authExpired = !!user.secretExpiresAt && user.secretExpiresAt.getTime() < now.getTime();
+      return { userId: user.id, sessionToken, authExpired };
+    },
+
+    /** Ends the JWT's session so the token stops working at once. A signed request has no session to end. */
+    async logout(session: Session): Promise<boolean> {
+      if (session.kind !== 'user' || session.sessionId === undefined) return false;
+      return sessions.end(session.sessionId, clock());
+    },
+
+    /** Resolves a bearer JWT to its user, checking signature, expiry and that the session was not ended. */
+    async authenticateJwt(token: string): Promise<UserSession> {
+      const check = verifySessionToken(token, jwtKey, clock().getTime());
+      if (!check.ok) {
+        throw unauthorized(
+          'auth',
+          check.reason === 'expired' ? 'The session token has expired; log in again.' : 'The session token is invalid.',
+        );
+      }
+      const p = await principals.bySession(Number(check.claims.jti));
+      if (!p || p.userId !== check.claims.sub) throw unauthorized('auth', 'The session token is invalid.');
+      if (p.endedAt) throw unauthorized('auth', 'The session has ended (logged out); log in again.');
+      if (p.expiresAt.getTime() <= clock().getTime()) throw unauthorized('auth', 'The session token has expired; log in again.');
+      if (p.isDisabled) throw unauthorized('auth', 'This user is disabled.');
+      return toUserSession(p, { method: 'jwt', sessionId: p.sessionId });
+    },
+
+    toUserSession,
+
+    /** Acts as a named user (command-line administration). */
+    async principalByName(name: string): Promise<UserSession> {
+      const p = await principals.byUserName(name);
+      if (!p) throw notFound('users', `No user named "${name}".`);
+      return toUserSession(p, { method: 'signature' });
+    },
+
+    async self(session: Session): Promise<UserModel> {
+      if (session.kind !== 'user') throw notFound('self', 'Collector clients have no user profile.');
+      const user = await users.get(session.userId);
+      if (!user) throw unauthorized('self', 'The user of this session no longer exists.');
+      return user;
+    },
+
+    async getUser(session: UserSession, id: string): Promise<UserModel> {
+      const userId = requireUuid('users', 'user_id', id);
+      if (
+        userId !== session.userId &&
+        !session.permissions.has(PERMISSIONS.AuthManageUsers) &&
+        !session.permissions.has(PERMISSIONS.AuthReadUsers)
+      ) {
+        throw forbidden('users', 'You do not have permission to read other users.');
+      }
+      const user = await users.get(userId);
+      if (!user) throw notFound('users', 'The requested user could not be found.');
+      return user;
+    },
+
+    listUsers: () => users.list(),
+
+    rolesOf: (userIds: readonly string[]): Promise<Map<string, RoleRef[]>> => users.rolesOf(userIds),
+
+    createUser,
+
+    /**
+     * First start: when there is no user yet, creates `admin` (Administrator) with `password` or a random one.
+     * Returns the generated password so the caller can print it once.
+     */
+    async ensureAdmin(password?: string): Promise<{ created: boolean; password?: string }> {
+      if ((await users.count()) > 0) return { created: false };
+      const secret = password ?? randomPassword();
+      try {
+        await createUser({ principalName: 'admin', password: secret, role: 'Administrator' });
+      } catch (err) {
+        // Another replica won the race; that is fine.
+        if ((err as { code?: string }).code === 'CONFLICT') return { created: false };
+        throw err;
+      }
+      return { created: true, password: password ? undefined : secret };
+    },
+  };
+}
+
+// A digest of a random password, compared against for unknown users to keep timing uniform.
+const DUMMY_DIGEST = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+export type IdentityService = Awaited<ReturnType<typeof createIdentityService>>;

@@ -1,0 +1,57 @@
+import type { Config } from '../config.js';
+import { appliedMigrationCount } from '../db/migrate.js';
+import type { Database } from '../db/pool.js';
+import { unavailable } from '../errors.js';
+import { createPermissionsStore } from '../db/stores/permissions-store.js';
+import { createPrincipalsStore } from '../db/stores/principals-store.js';
+import { createSecretsStore } from '../db/stores/secrets-store.js';
+import { createSessionsStore } from '../db/stores/sessions-store.js';
+import { createTokensStore } from '../db/stores/tokens-store.js';
+import { createUsersStore } from '../db/stores/users-store.js';
+import type { Logger } from '../logger.js';
+import { createIdentityService } from './identity.js';
+import { createPermissionsService } from './permissions.js';
+import { createTokensService } from './tokens.js';
+
+export interface ServiceDeps {
+  db: Database;
+  config: Config;
+  log: Logger;
+  clock: () => Date;
+  /** 'embedded' (PGlite) or 'postgres'. */
+  storage: string;
+}
+
+/** Builds every store and service once per process; the GraphQL context hands the result to resolvers. */
+export async function createServices(d: ServiceDeps) {
+  const { db, config, log, clock } = d;
+  const users = createUsersStore(db);
+  const principals = createPrincipalsStore(db);
+  const identity = await createIdentityService({
+    users,
+    sessions: createSessionsStore(db),
+    principals,
+    secrets: createSecretsStore(db),
+    tx: (fn) => db.tx(fn),
+    clock,
+    sessionTtlHours: config.sessionTtlHours,
+    log: log.child({ module: 'identity' }),
+  });
+  const permissions = createPermissionsService(createPermissionsStore(db));
+  const tokens = createTokensService({ tokens: createTokensStore(db), principals, users, identity, clock });
+
+  return {
+    storage: d.storage,
+    edition: config.edition,
+    identity,
+    permissions,
+    tokens,
+    async health() {
+      // Answers only once migrations ran and the store answers.
+      if ((await appliedMigrationCount(db)) === 0) throw unavailable('health', 'The database has not been migrated yet.');
+      return { status: 'ok', edition: config.edition, storage: d.storage };
+    },
+  };
+}
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
