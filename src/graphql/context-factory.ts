@@ -1,0 +1,18 @@
+import type { Session } from '../auth/session.js';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services/index.js';
+import type { GraphQLContext } from './context.js';
+
+/** The single context factory used by /graphql and by REST routes, so both see identical rules. */
+export function createContextFactory(services: Services, log: Logger, baseUrl: string) {
+  return (req: { requestId: string; session?: Session | null }): GraphQLContext => ({
+    requestId: req.requestId,
+    session: req.session ?? null,
+    services,
+    edition: services.edition,
+    log,
+    baseUrl,
+  });
+}
+
+export type ContextFactory = ReturnType<typeof createContextFactory>;

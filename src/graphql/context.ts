@@ -1,0 +1,14 @@
+import type { Session } from '../auth/session.js';
+import type { Logger } from '../logger.js';
+import type { Services } from '../services/index.js';
+
+/** What every resolver sees. Built by one factory for /graphql and for the REST routes alike. */
+export interface GraphQLContext {
+  requestId: string;
+  session: Session | null;
+  services: Services;
+  edition: 'enterprise' | 'community';
+  log: Logger;
+  /** The externally visible base URL of this request (scheme://host), for links the service hands out. */
+  baseUrl: string;
+}

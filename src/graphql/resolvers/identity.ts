@@ -1,0 +1,40 @@
+import type { UserSession } from '../../auth/session.js';
+import type { Resolvers } from '../../generated/graphql.js';
+import type { GraphQLContext } from '../context.js';
+
+/** Root fields guarded by @requires always have a user session; this narrows the type for resolvers. */
+export function userOf(ctx: GraphQLContext): UserSession {
+  if (ctx.session?.kind !== 'user') throw new Error('guarded field reached without a user session');
+  return ctx.session;
+}
+
+export const identityResolvers: Resolvers = {
+  Query: {
+    self: (_, __, ctx) => ctx.services.identity.self(ctx.session!),
+    user: (_, { id }, ctx) => ctx.services.identity.getUser(userOf(ctx), id),
+    users: (_, __, ctx) => ctx.services.identity.listUsers(),
+    permission: (_, { id }, ctx) => ctx.services.permissions.get(id),
+    permissions: (_, __, ctx) => ctx.services.permissions.list(),
+    roles: (_, __, ctx) => ctx.services.permissions.listRoles(),
+    tokens: (_, { userId }, ctx) => ctx.services.tokens.list(userOf(ctx), userId),
+  },
+  Mutation: {
+    login: (_, { input }, ctx) => ctx.services.identity.login(input),
+    logout: (_, __, ctx) => ctx.services.identity.logout(ctx.session!),
+    createToken: (_, { name, userId }, ctx) => ctx.services.tokens.create(userOf(ctx), { name: name ?? null, userId }),
+    deleteToken: async (_, { id }, ctx) => {
+      await ctx.services.tokens.delete(userOf(ctx), id);
+      return true;
+    },
+    createUser: (_, { input }, ctx) => ctx.services.identity.createUser(input),
+  },
+  User: {
+    roles: async (user, _, ctx) => (await ctx.services.identity.rolesOf([user.id])).get(user.id) ?? [],
+  },
+  Role: {
+    permissions: async (role, _, ctx) => (await ctx.services.permissions.permissionsOfRoles([role.id])).get(role.id) ?? [],
+  },
+  ApiToken: {
+    key: (token) => ('key' in token ? ((token as { key?: string }).key ?? null) : null),
+  },
+};

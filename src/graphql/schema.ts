@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import type { GraphQLSchema } from 'graphql';
+import type { Resolvers } from '../generated/graphql.js';
+import { applyAuthDirectives } from './directives/auth.js';
+import { commonResolvers } from './resolvers/common.js';
+import { identityResolvers } from './resolvers/identity.js';
+
+/** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
+export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
+
+export function loadTypeDefs(): string[] {
+  return fs
+    .readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith('.graphql'))
+    .sort()
+    .map((f) => fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8'));
+}
+
+const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers];
+
+/** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */
+export function buildSchema(): GraphQLSchema {
+  return applyAuthDirectives(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: RESOLVERS as never }));
+}

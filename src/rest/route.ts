@@ -1,0 +1,47 @@
+import type { Session } from '../auth/session.js';
+
+/** What a route's mapping functions may read of a request: already parsed, never the raw express objects. */
+export interface RestRequest {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  session: Session | null;
+  /** scheme://host as the client addressed us. */
+  baseUrl: string;
+}
+
+/** A response other than the default 200 JSON. */
+export interface RestResponse {
+  status?: number;
+  /** JSON body; omitted for 204. */
+  body?: unknown;
+  /** Raw bytes instead of JSON (collector checksums). */
+  raw?: { data: Buffer; contentType: string };
+  headers?: Record<string, string>;
+}
+
+/** How a route's body is read before authentication (signatures cover the raw bytes). */
+export type BodyKind = 'none' | 'json' | 'multipart' | 'upload';
+
+/**
+ * One documented endpoint: which GraphQL operation it runs and how the request and result are mapped.
+ * Business rules never live here; `variables` only parses (400 naming the parameter) and `reshape` only
+ * renames fields into the API document's envelope.
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Express path, e.g. /api/v2/permissions/:permission_id */
+  path: string;
+  /** Enterprise-only endpoints answer 404 in the community edition. */
+  edition: 'both' | 'enterprise';
+  /** Area name used as the error `context`. */
+  context: string;
+  operation: string;
+  body?: BodyKind;
+  variables?: (req: RestRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** From the operation's data to the response; the default wraps the first field as `{data: …}`. */
+  reshape?: (data: any, req: RestRequest) => RestResponse;
+  /** Deprecated endpoints announce their successor (Deprecation and Link headers). */
+  deprecatedBy?: string;
+}

@@ -1,0 +1,5 @@
+import type { RestRoute } from '../route.js';
+import { identityRoutes } from './identity.js';
+
+/** Every REST route, grouped by area; the order within an area follows the API document. */
+export const ROUTES: RestRoute[] = [...identityRoutes];
