@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { embeddedInfoFile } from './db/embedded.js';
+import { migrate } from './db/migrate.js';
+import { Database } from './db/pool.js';
+import { openStorage, startServer, type Storage } from './http/server.js';
+import { createLogger, type Logger } from './logger.js';
+import { createServices } from './services/index.js';
+
+const USAGE = `usage: gas <command> [options]
+
+commands:
+  serve                                   start the HTTP service (REST /api/v2, GraphQL /graphql)
+  migrate                                 apply database migrations and exit
+  user create <name> --role <role> [--password <p>] [--email <e>]
+                                          create a user (password from --password or GAS_USER_PASSWORD)
+  token create --user <name> [--name <n>] [--json]
+                                          issue an API token for a user; prints {id, key, user_id} with --json
+
+configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, EDITION, …`;
+
+/**
+ * Storage for one-off commands. With the embedded default and a server already running on the same DATA_DIR,
+ * PGlite's files are that server's: talk to it through the socket it published instead of opening them.
+ */
+async function cliStorage(config: Config, log: Logger): Promise<Storage> {
+  if (!config.databaseUrl) {
+    const info = embeddedInfoFile(config.dataDir);
+    if (fs.existsSync(info)) {
+      const { url, pid } = JSON.parse(fs.readFileSync(info, 'utf8')) as { url: string; pid: number };
+      if (isAlive(pid)) {
+        const db = new Database(url, { log });
+        return { db, kind: 'embedded', close: () => db.close() };
+      }
+    }
+  }
+  return openStorage(config, log, { publish: false });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function withServices<T>(config: Config, log: Logger, fn: (s: Awaited<ReturnType<typeof createServices>>) => Promise<T>): Promise<T> {
+  const storage = await cliStorage(config, log);
+  try {
+    await migrate(storage.db, log);
+    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind });
+    return await fn(services);
+  } finally {
+    await storage.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    process.stdout.write(USAGE + '\n');
+    return command ? 0 : 2;
+  }
+  const config = loadConfig();
+  // One-off commands log only problems; their output is the result on stdout.
+  const log = createLogger(command === 'serve' ? config.logLevel : (process.env.LOG_LEVEL ?? 'warn'));
+
+  switch (command) {
+    case 'serve': {
+      const server = await startServer(config, log);
+      const stop = async (signal: string) => {
+        log.info({ signal }, 'shutting down');
+        await server.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      return new Promise<number>(() => undefined);
+    }
+    case 'migrate': {
+      const storage = await cliStorage(config, log);
+      try {
+        const applied = await migrate(storage.db, log);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      } finally {
+        await storage.close();
+      }
+      return 0;
+    }
+    case 'user': {
+      const { positionals, values } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { role: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' } },
+      });
+      if (positionals[0] !== 'create' || !positionals[1] || !values.role)
+        throw new UsageError('gas user create <name> --role <role> [--password <p>]');
+      const password = values.password ?? process.env.GAS_USER_PASSWORD;
+      if (!password) throw new UsageError('give the password with --password or GAS_USER_PASSWORD');
+      const user = await withServices(config, log, (s) =>
+        s.identity.createUser({ principalName: positionals[1]!, password, role: values.role!, emailAddress: values.email ?? null }),
+      );
+      process.stdout.write(JSON.stringify({ id: user.id, principal_name: user.principalName, role: values.role }) + '\n');
+      return 0;
+    }
+    case 'token': {
+      const { positionals, values } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { user: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+      });
+      if (positionals[0] !== 'create' || !values.user) throw new UsageError('gas token create --user <name> [--name <n>] [--json]');
+      const token = await withServices(config, log, async (s) => {
+        const principal = await s.identity.principalByName(values.user!);
+        return s.tokens.create(principal, { name: values.name ?? null });
+      });
+      const out = { id: token.id, key: token.key, user_id: token.userId };
+      process.stdout.write(
+        values.json ? JSON.stringify(out) + '\n' : `token id:  ${out.id}\ntoken key: ${out.key}\n(the key is shown only now)\n`,
+      );
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+class UsageError extends Error {}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      const known = err instanceof ConfigError || err instanceof UsageError || (err as { code?: string }).code !== undefined;
+      process.stderr.write(`gas: ${known ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`);
+      process.exit(err instanceof UsageError ? 2 : 1);
+    },
+  );
+}

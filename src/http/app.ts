@@ -1,0 +1,75 @@
+import express, { type Express } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { jwtStrategy } from '../auth/strategies/jwt.js';
+import { signatureStrategy } from '../auth/strategies/signature.js';
+import type { Config } from '../config.js';
+import { createContextFactory } from '../graphql/context-factory.js';
+import type { Logger } from '../logger.js';
+import type { RestRoute } from '../rest/route.js';
+import { ROUTES } from '../rest/routes/index.js';
+import type { OperationRunner } from '../rest/run.js';
+import type { Services } from '../services/index.js';
+import { authenticate } from './authenticate.js';
+import { readBody } from './body.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { createGraphQLHandler } from './graphql.js';
+import { prefer } from './prefer.js';
+import { rateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { requestId } from './request-id.js';
+import { mountRestRoutes } from './rest-router.js';
+import './types.js';
+
+export interface AppDeps {
+  services: Services;
+  config: Config;
+  log: Logger;
+  schema: GraphQLSchema;
+  runner: OperationRunner;
+  rateLimitStore?: RateLimitOptions['store'];
+}
+
+/**
+ * The whole HTTP surface, without listening (tests drive it with supertest). Middleware order, once:
+ * request id → security headers → request log → Prefer deadline → per route: rate limit → edition → body →
+ * authenticate → operation; then /graphql; then the 404 wrapper and the error handler.
+ */
+export function buildApp(deps: AppDeps): Express {
+  const { services, config, log } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(requestId());
+  // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true }));
+  app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
+
+  const limiter = rateLimiter({ rps: config.rateLimitRps, store: deps.rateLimitStore });
+  const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);
+  const contextFactory = createContextFactory(services, log, config.rootUrl);
+  const bodyOpts = { maxBytes: config.maxJsonBodyBytes };
+
+  app.get('/health', limiter('GET /health'), async (_req, res) => {
+    res.json(await services.health());
+  });
+
+  mountRestRoutes(app, ROUTES, {
+    runner: deps.runner,
+    contextFactory,
+    edition: config.edition,
+    baseUrl: config.rootUrl,
+    limiter,
+    authenticate: auth,
+    bodyReader: (route: RestRoute) => readBody(route.body === 'json' || route.body === 'multipart' ? route.body : 'none', bodyOpts),
+  });
+
+  const yoga = createGraphQLHandler(deps.schema, contextFactory, log);
+  app.all('/graphql', limiter('/graphql'), readBody('json', bodyOpts), auth, (req, res) => yoga(req, res, { req, res }));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(log));
+  return app;
+}

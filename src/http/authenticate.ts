@@ -1,0 +1,39 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { AuthStrategy } from '../auth/strategies/types.js';
+import { unauthorized } from '../errors.js';
+
+/**
+ * Parses the Authorization header once and hands it to the strategies in turn. No header leaves the request
+ * anonymous (guards then answer 401 where a caller is needed); a header no strategy claims is a 401.
+ */
+export function authenticate(strategies: AuthStrategy[]) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    req.session = null;
+    const header = req.headers.authorization?.trim();
+    if (!header) return next();
+    const parts = header.split(/\s+/);
+    if (parts.length !== 2) throw unauthorized('auth', 'The Authorization header must be "<scheme> <credential>".');
+    const authReq = {
+      scheme: parts[0]!.toLowerCase(),
+      credential: parts[1]!,
+      method: req.method,
+      target: req.rawTarget,
+      header: (name: string) => {
+        const v = req.headers[name.toLowerCase()];
+        return Array.isArray(v) ? v[0] : v;
+      },
+      body: req.bodySource ?? { kind: 'buffer' as const, data: Buffer.alloc(0) },
+    };
+    for (const strategy of strategies) {
+      const session = await strategy(authReq);
+      if (session) {
+        req.session = session;
+        return next();
+      }
+    }
+    throw unauthorized(
+      'auth',
+      `Unsupported authorization scheme "${parts[0]!.slice(0, 32)}": use Bearer (JWT) or apisignature (signed request).`,
+    );
+  };
+}

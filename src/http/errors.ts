@@ -1,0 +1,38 @@
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, asAppError, internal, notFound } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { MSG } from '../messages.js';
+
+export interface ErrorItem {
+  context: string;
+  message: string;
+}
+
+/** The API document's error wrapper. */
+export function errorBody(status: number, requestId: string, errors: ErrorItem[]) {
+  return { http_status: status, timestamp: new Date().toISOString(), request_id: requestId, errors };
+}
+
+/** Writes an AppError as the wrapper; a response already under way (e.g. cut off by its deadline) is left alone. */
+export function writeError(res: Response, err: AppError, requestId: string): void {
+  if (res.headersSent) return;
+  if (err.headers) for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  res.status(err.status).json(errorBody(err.status, requestId, [{ context: err.context, message: err.message }]));
+}
+
+/** Unknown routes are a 404 in the wrapper, never express's HTML page. */
+export function notFoundHandler(req: Request, res: Response): void {
+  writeError(res, notFound('router', `${MSG.routeNotFound} (${req.method} ${req.path})`), req.requestId);
+}
+
+/** Last handler: AppErrors keep their status; body-parser style errors keep theirs; anything else is a logged 500. */
+export function errorHandler(log: Logger) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    let app = asAppError(err);
+    if (!app) {
+      log.error({ err, requestId: req.requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
+      app = internal('server', MSG.internal);
+    }
+    writeError(res, app, req.requestId ?? '');
+  };
+}

@@ -1,0 +1,20 @@
+import type { Session } from '../auth/session.js';
+import type { BodySource } from '../services/tokens.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** UUID of this request, also in the RequestID response header and every error body. */
+      requestId: string;
+      /** The caller, once authentication ran; null for anonymous requests. */
+      session?: Session | null;
+      /** The body bytes exactly as received (what a request signature covers). */
+      bodySource?: BodySource;
+      /** The request target as it arrived on the request line (path and query, still encoded). */
+      rawTarget: string;
+    }
+  }
+}
+
+export {};
