@@ -1,0 +1,142 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import type { Config } from '../../src/config';
+import { buildSchema } from '../../src/graphql/schema';
+import { buildApp } from '../../src/http/app';
+import { OperationRunner } from '../../src/rest/run';
+import { createServices, type Services } from '../../src/services/index';
+import { signRequest } from '../../src/auth/signature';
+import { createTestDb, embedded, testLog, type TestDb } from './db';
+
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: '/nonexistent',
+    adminPassword: ADMIN_PASSWORD,
+    edition: 'enterprise',
+    rateLimitRps: 10_000,
+    allowTimeoutBypass: false,
+    rootUrl: 'http://gas.test',
+    logLevel: 'silent',
+    sessionTtlHours: 8,
+    maxJsonBodyBytes: 1024 * 1024,
+    maxUploadBytes: 64 * 1024 * 1024,
+    collectorsDir: '/nonexistent',
+    graphDriver: 'pg',
+    ...overrides,
+  };
+}
+
+/** A settable clock, so tests can move time (JWT expiry, signature windows) without waiting. */
+export class TestClock {
+  private offsetMs = 0;
+  now = (): Date => new Date(Date.now() + this.offsetMs);
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface TestApp {
+  app: Express;
+  services: Services;
+  config: Config;
+  clock: TestClock;
+  testDb: TestDb;
+  close(): Promise<void>;
+}
+
+/** The real stack on a fresh schema: migrations, services, the express app with REST and GraphQL. */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const testDb = await createTestDb();
+  const config = testConfig(overrides);
+  const clock = new TestClock();
+  const log = testLog();
+  const services = await createServices({ db: testDb.db, config, log, clock: clock.now, storage: embedded() ? 'embedded' : 'postgres' });
+  await services.identity.ensureAdmin(ADMIN_PASSWORD);
+  const schema = buildSchema();
+  const app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
+  return { app, services, config, clock, testDb, close: () => testDb.drop() };
+}
+
+/** Logs in through the real endpoint and returns the session JWT. */
+export async function login(app: Express, username = 'admin', secret = ADMIN_PASSWORD): Promise<string> {
+  const res = await request(app).post('/api/v2/login').send({ login_method: 'secret', username, secret });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data.session_token;
+}
+
+/** Creates a user with a role and returns a JWT for them. */
+export async function userWithRole(
+  t: TestApp,
+  role: string,
+  name = `${role.toLowerCase().replace(/\W/g, '')}-${Math.random().toString(36).slice(2, 8)}`,
+): Promise<{ id: string; name: string; jwt: string }> {
+  const password = 'a-long-test-password';
+  const user = await t.services.identity.createUser({ principalName: name, password, role });
+  return { id: user.id, name, jwt: await login(t.app, name, password) };
+}
+
+export interface ApiToken {
+  id: string;
+  key: string;
+}
+
+/**
+ * Sends a signed request exactly as a collector does: the signature covers the method, the request target as
+ * sent (path and query), the RequestDate hour and the body bytes.
+ */
+export function signed(
+  app: Express,
+  token: ApiToken,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  target: string,
+  body?: unknown,
+  opts: { date?: Date; contentType?: string } = {},
+) {
+  const payload = body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  const headers = signRequest({ tokenId: token.id, tokenKey: token.key, method, target, body: payload, date: opts.date });
+  let req = request(app)[method.toLowerCase() as 'get'](target).set(headers);
+  if (payload !== undefined)
+    req = req
+      .set('Content-Type', opts.contentType ?? 'application/json')
+      .serialize((b: unknown) => b as string)
+      .send(payload);
+  return req;
+}
+
+/** Issues an API token for the admin (or the given user) through the REST endpoint. */
+export async function apiToken(app: Express, jwt: string, name = 'test token'): Promise<ApiToken> {
+  const res = await request(app).post('/api/v2/tokens').set('Authorization', `Bearer ${jwt}`).send({ token_name: name });
+  if (res.status !== 200) throw new Error(`token create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id, key: res.body.data.key };
+}
+
+/** Asserts the API document's error wrapper and returns its first error. */
+export function expectWrapper(res: request.Response, status: number): { context: string; message: string } {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({
+    http_status: status,
+    timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/),
+    request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    errors: [{ context: expect.any(String), message: expect.any(String) }],
+  });
+  expect(res.headers.requestid).toBe(res.body.request_id);
+  return res.body.errors[0];
+}
+
+/**
+ * Registers beforeAll/afterAll for a test app on a fresh schema, with an admin JWT. The returned object is
+ * filled in by beforeAll, so read its fields inside tests only.
+ */
+export function useTestApp(overrides: Partial<Config> = {}): TestApp & { adminJwt: string } {
+  const holder = {} as TestApp & { adminJwt: string };
+  beforeAll(async () => {
+    Object.assign(holder, await createTestApp(overrides));
+    holder.adminJwt = await login(holder.app);
+  });
+  afterAll(() => holder.close());
+  return holder;
+}
