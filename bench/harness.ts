@@ -1,0 +1,77 @@
+import autocannon from 'autocannon';
+import type { Express } from 'express';
+import type { Server } from 'node:http';
+import pg from 'pg';
+import { migrate } from '../src/db/migrate';
+import { Database } from '../src/db/pool';
+import { startEmbedded } from '../src/db/embedded';
+import { createLogger } from '../src/logger';
+
+export const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
+
+/** The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh in-memory PGlite. */
+export async function benchDatabase(): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (url) {
+    const schema = `bench_${process.pid}`;
+    const boot = new pg.Client({ connectionString: url });
+    await boot.connect();
+    await boot.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+    await boot.end();
+    // A startup option, not a per-checkout SET, so the benchmark pays no extra round trip.
+    const schemaUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    const db = new Database(schemaUrl, { log, max: 20 });
+    await migrate(db, log);
+    return {
+      db,
+      url: schemaUrl,
+      kind: 'postgres',
+      async close() {
+        await db.query(`drop schema ${schema} cascade`);
+        await db.close();
+      },
+    };
+  }
+  const embedded = await startEmbedded('memory://', log);
+  const db = new Database(embedded.url, { log });
+  await migrate(db, log);
+  return {
+    db,
+    url: embedded.url,
+    kind: 'embedded',
+    async close() {
+      await db.close();
+      await embedded.stop();
+    },
+  };
+}
+
+export async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const address = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Drives one URL with autocannon (10 connections by default) and returns throughput and latency. */
+export async function load(
+  url: string,
+  opts: { headers?: Record<string, string>; duration?: number; connections?: number } = {},
+): Promise<LoadResult> {
+  // The load generator runs in a worker thread so it does not share the server's event loop.
+  const r = await autocannon({ url, headers: opts.headers, duration: opts.duration ?? 5, connections: opts.connections ?? 10, workers: 1 });
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+export function ratio(ours: number, base: number): string {
+  return (ours / base).toFixed(2);
+}

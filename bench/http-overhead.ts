@@ -1,0 +1,56 @@
+import express from 'express';
+import { buildSchema } from '../src/graphql/schema';
+import { buildApp } from '../src/http/app';
+import { OperationRunner } from '../src/rest/run';
+import { createServices } from '../src/services/index';
+import { benchDatabase, listen, load, log, ratio } from './harness';
+
+/**
+ * What the full pipeline costs per request: GET /api/v2/permissions/{id} with a JWT (request id, headers, Prefer
+ * deadline, rate limit, JWT + session lookup, GraphQL operation through graphql-jit, reshape) against a bare
+ * express route that runs the same SELECT and writes JSON, on the same database in the same run.
+ */
+export async function httpOverhead(): Promise<Record<string, unknown>> {
+  const store = await benchDatabase();
+  try {
+    const config = {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir: '',
+      edition: 'enterprise' as const,
+      rateLimitRps: 1_000_000,
+      allowTimeoutBypass: false,
+      rootUrl: 'http://bench',
+      logLevel: 'silent',
+      sessionTtlHours: 8,
+      maxJsonBodyBytes: 1 << 20,
+      maxUploadBytes: 1 << 30,
+      collectorsDir: '',
+      graphDriver: 'pg' as const,
+      adminPassword: 'bench-admin-password',
+    };
+    const services = await createServices({ db: store.db, config, log, clock: () => new Date(), storage: store.kind });
+    await services.identity.ensureAdmin(config.adminPassword);
+    const schema = buildSchema();
+    const ours = await listen(buildApp({ services, config, log, schema, runner: new OperationRunner(schema) }));
+
+    const bare = express();
+    bare.get('/permissions/:id', async (req, res) => {
+      const rows = await store.db.query('select id, authority, name, created_at, updated_at, deleted_at from permissions where id = $1', [
+        Number(req.params.id),
+      ]);
+      res.json({ data: rows[0] });
+    });
+    const base = await listen(bare);
+
+    const { sessionToken } = await services.identity.login({ loginMethod: 'secret', username: 'admin', secret: config.adminPassword });
+    await load(`${ours.url}/api/v2/permissions/1`, { headers: { authorization: `Bearer ${sessionToken}` }, duration: 2 }); // warm-up
+    const baseline = await load(`${base.url}/permissions/1`);
+    const full = await load(`${ours.url}/api/v2/permissions/1`, { headers: { authorization: `Bearer ${sessionToken}` } });
+    await ours.close();
+    await base.close();
+    return { storage: store.kind, baseline, ours: full, ratio_rps: ratio(full.rps, baseline.rps) };
+  } finally {
+    await store.close();
+  }
+}

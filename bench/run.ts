@@ -1,0 +1,26 @@
+import { httpOverhead } from './http-overhead';
+
+/** `npm run bench [name…]`: runs the named benchmarks (all by default) and prints one JSON object per benchmark. */
+const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
+  'http-overhead': httpOverhead,
+};
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const names = wanted.length ? wanted : Object.keys(BENCHES);
+  for (const name of names) {
+    const bench = BENCHES[name];
+    if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(', ')}`);
+    const started = Date.now();
+    const result = await bench();
+    process.stdout.write(JSON.stringify({ bench: name, seconds: (Date.now() - started) / 1000, ...result }) + '\n');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err.stack ?? err}\n`);
+    process.exit(1);
+  },
+);
