@@ -140,7 +140,7 @@ export class Database implements Queryable {
         : { text: sql, values: params as unknown[] },
     );
     conn.last = running.catch(() => undefined);
-    if (deadline === undefined) return running.catch((err) => this.rethrow(err));
+    if (deadline === undefined) return running.catch((err) => this.rethrow(err, sql));
 
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
@@ -153,7 +153,7 @@ export class Database implements Queryable {
       );
     });
     try {
-      return await Promise.race([running.catch((err) => this.rethrow(err)), expired]);
+      return await Promise.race([running.catch((err) => this.rethrow(err, sql)), expired]);
     } finally {
       clearTimeout(timer);
     }
@@ -183,8 +183,10 @@ export class Database implements Queryable {
       .catch((err) => this.log.warn({ err, pid }, 'could not cancel a statement past its deadline'));
   }
 
-  private rethrow(err: unknown): never {
-    throw translateDatabaseError(err, this.log);
+  private rethrow(err: unknown, sql: string): never {
+    // Statements start with a "-- area.name" label; it names the statement in logs without logging SQL or values.
+    const statement = /^\s*--\s*([\w.]+)/.exec(sql)?.[1] ?? sql.slice(0, 40);
+    throw translateDatabaseError(err, this.log.child({ statement }));
   }
 }
 

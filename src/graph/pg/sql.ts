@@ -1,0 +1,107 @@
+/** Statements of the PostgreSQL graph store. Values are always parameters; batches travel as one jsonb value. */
+
+export const KINDS_LIST = /* SQL */ `-- graph.kinds.list
+select id, name from graph_kinds`;
+
+export const KINDS_ENSURE = /* SQL */ `-- graph.kinds.ensure
+insert into graph_kinds (name) select unnest($1::text[]) on conflict (name) do nothing`;
+
+export const GENERATION = /* SQL */ `-- graph.generation
+select generation from graph_state where id = 1`;
+
+export const BUMP_GENERATION = /* SQL */ `-- graph.bumpGeneration
+update graph_state set generation = generation + 1, changed_at = now() where id = 1 returning generation`;
+
+export const COUNTS = /* SQL */ `-- graph.counts
+select (select count(*) from graph_nodes)::bigint as nodes, (select count(*) from graph_edges)::bigint as edges`;
+
+// Kinds are unioned; properties merge with the incoming ones winning (additive, like BloodHound's ingest).
+export const UPSERT_NODES = /* SQL */ `-- graph.upsertNodes
+insert into graph_nodes as n (objectid, kind_ids, properties)
+select r.o, array(select distinct x::smallint from jsonb_array_elements_text(r.k) as t(x) order by 1), r.p
+from jsonb_to_recordset($1::jsonb) as r(o text, k jsonb, p jsonb)
+on conflict (objectid) do update
+set kind_ids = array(select distinct x from unnest(n.kind_ids || excluded.kind_ids) as u(x) order by 1),
+    properties = n.properties || excluded.properties`;
+
+// Edge endpoints that are not in the graph yet: created with their referenced kind; an existing node only gains
+// the kind when it has no type of its own yet (it was itself a placeholder of unknown type).
+export const ENSURE_ENDPOINTS = /* SQL */ `-- graph.ensureEndpoints
+insert into graph_nodes as n (objectid, kind_ids, properties)
+select r.o, array(select distinct x::smallint from jsonb_array_elements_text(r.k) as t(x) order by 1),
+       jsonb_build_object('objectid', r.o, 'lastseen', r.seen)
+from jsonb_to_recordset($1::jsonb) as r(o text, k jsonb, seen text)
+on conflict (objectid) do update
+set kind_ids = case when cardinality(n.kind_ids) <= 1
+                    then array(select distinct x from unnest(n.kind_ids || excluded.kind_ids) as u(x) order by 1)
+                    else n.kind_ids end,
+    properties = n.properties || jsonb_build_object('lastseen', excluded.properties -> 'lastseen')`;
+
+export const UPSERT_EDGES = /* SQL */ `-- graph.upsertEdges
+insert into graph_edges as e (start_id, end_id, kind_id, properties)
+select s.id, t.id, r.k, r.p
+from jsonb_to_recordset($1::jsonb) as r(s text, t text, k smallint, p jsonb)
+join graph_nodes s on s.objectid = r.s
+join graph_nodes t on t.objectid = r.t
+on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
+
+export const DELETE_NODES = /* SQL */ `-- graph.deleteNodes
+delete from graph_nodes where objectid = any($1::text[])`;
+
+export const DELETE_EDGES_OF_KINDS = /* SQL */ `-- graph.deleteEdgesOfKinds
+delete from graph_edges where kind_id = any($1::smallint[])`;
+
+export const REMOVE_KIND = /* SQL */ `-- graph.removeKind
+update graph_nodes set kind_ids = array_remove(kind_ids, $1::smallint) where kind_ids @> array[$1::smallint]`;
+
+export const REMOVE_PROPERTY = /* SQL */ `-- graph.removeProperty
+update graph_nodes set properties = properties - $1::text where properties ? $1::text`;
+
+const NODE_COLUMNS = /* SQL */ `n.id, n.objectid, n.kind_ids as "kindIds", n.properties`;
+
+export const NODE_BY_OBJECTID = /* SQL */ `-- graph.nodeByObjectId
+select ${NODE_COLUMNS} from graph_nodes n where n.objectid = $1`;
+
+export const NODES_BY_IDS = /* SQL */ `-- graph.nodesByIds
+select ${NODE_COLUMNS} from graph_nodes n where n.id = any($1::bigint[])`;
+
+export const EDGES_BY_TRIPLES = /* SQL */ `-- graph.edgesByTriples
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", e.properties
+from unnest($1::bigint[], $2::bigint[], $3::smallint[]) as t(s, e, k)
+join graph_edges e on e.start_id = t.s and e.end_id = t.e and e.kind_id = t.k`;
+
+export const EDGES_OF_KINDS = /* SQL */ `-- graph.edgesOfKinds
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", e.properties
+from graph_edges e where e.kind_id = any($1::smallint[])`;
+
+// Keyset pages, rows as arrays: the path index loads millions of rows without building an object per row.
+export const SCAN_NODES = /* SQL */ `-- graph.scanNodes
+select n.id, n.objectid, n.kind_ids, (select jsonb_object_agg(k, n.properties -> k) from unnest($3::text[]) k where n.properties ? k)
+from graph_nodes n where n.id > $1 order by n.id limit $2`;
+
+export const SCAN_EDGES = /* SQL */ `-- graph.scanEdges
+select e.id, e.start_id, e.end_id, e.kind_id,
+       case when e.kind_id = $3 and (e.properties ->> 'enforced')::boolean then 1 else 0 end
+from graph_edges e where e.id > $1 order by e.id limit $2`;
+
+/**
+ * The reference all-shortest-paths query: every simple path of exactly the depth limit's length or less by
+ * recursive CTE, keeping those of minimal length that reach the end. The store deepens the limit one hop at a time
+ * (so work stops at the shortest distance). Exponential in the worst case: for tests, small graphs and fallback.
+ */
+export const ALL_SHORTEST_PATHS = /* SQL */ `-- graph.allShortestPaths
+with recursive walk(node, nodes, path, depth) as (
+  select $1::bigint, array[$1::bigint], array[]::bigint[], 0
+  union all
+  select e.end_id, w.nodes || e.end_id, w.path || e.id, w.depth + 1
+  from walk w join graph_edges e on e.start_id = w.node
+  where w.depth < $3 and w.node <> $2::bigint
+    and ($4::smallint[] is null or e.kind_id = any($4::smallint[]))
+    and e.end_id <> all(w.nodes)
+)
+select path from walk
+where node = $2::bigint and depth > 0
+  and depth = (select min(depth) from walk where node = $2::bigint and depth > 0)`;
+
+export const EDGES_BY_IDS = /* SQL */ `-- graph.edgesByIds
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId" from graph_edges e where e.id = any($1::bigint[])`;

@@ -1,0 +1,64 @@
+import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from './model.js';
+
+/** Writes to the graph, inside one transaction of `GraphStore.write`. */
+export interface GraphWriter {
+  /** Merges nodes by object id: kinds are unioned, incoming properties win. */
+  upsertNodes(nodes: NodeInput[]): Promise<void>;
+  /** Merges edges by (start, end, kind); endpoints that do not exist are created as placeholders. */
+  upsertEdges(edges: EdgeInput[]): Promise<void>;
+  deleteNodes(objectids: string[]): Promise<number>;
+  deleteEdgesOfKinds(kinds: readonly string[]): Promise<number>;
+  /** Takes a kind off every node that has it (re-tagging starts from nothing). */
+  removeKindEverywhere(kind: string): Promise<number>;
+  removePropertyEverywhere(key: string): Promise<number>;
+}
+
+export interface NodeScanRow {
+  id: number;
+  objectid: string;
+  kinds: string[];
+  /** Only the property keys asked for. */
+  properties: Properties;
+}
+
+/** One batch of edges as parallel arrays (kind ids resolve through `kindName`). */
+export interface EdgeScanBatch {
+  start: number[];
+  end: number[];
+  kind: number[];
+  /** bit 0: GPLink enforced */
+  flags: number[];
+}
+
+export interface EdgeTriple {
+  startId: number;
+  endId: number;
+  kind: string;
+}
+
+/**
+ * Where the graph lives: PostgreSQL tables (default) or Neo4j. Everything above it (ingest, analysis, the path
+ * index, entity queries) is written against this interface.
+ */
+export interface GraphStore {
+  readonly name: 'postgres' | 'neo4j';
+  /** Runs `fn` atomically and bumps the graph generation when it returns. */
+  write<T>(fn: (w: GraphWriter) => Promise<T>): Promise<T>;
+  /** Increases on every committed change; path indexes compare it to know they are stale. */
+  generation(): Promise<number>;
+  counts(): Promise<{ nodes: number; edges: number }>;
+  nodeByObjectId(objectid: string): Promise<GraphNode | undefined>;
+  nodesByIds(ids: readonly number[]): Promise<GraphNode[]>;
+  edgesByTriples(triples: readonly EdgeTriple[]): Promise<GraphEdge[]>;
+  /** Every edge of the given kinds with its properties (analysis inputs). */
+  edgesOfKinds(kinds: readonly string[]): Promise<GraphEdge[]>;
+  scanNodes(propertyKeys: readonly string[], onBatch: (rows: NodeScanRow[]) => void): Promise<void>;
+  scanEdges(onBatch: (batch: EdgeScanBatch) => void): Promise<void>;
+  /** Names of kind ids seen in scans (after a scan, or from the kind table). */
+  kindNames(): Promise<Map<number, string>>;
+  /**
+   * All shortest paths by the store's own query (recursive SQL / Cypher), outbound, over `kinds` (all when null),
+   * at most `maxDepth` hops: the reference the in-memory index is tested against, and its fallback.
+   */
+  allShortestPaths(startId: number, endId: number, kinds: readonly string[] | null, maxDepth: number): Promise<EdgeTriple[][]>;
+}
