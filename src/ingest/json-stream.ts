@@ -1,0 +1,195 @@
+/**
+ * Streams a collector file shaped `{"meta": {...}, "data": [item, item, …]}` (keys in any order, other keys
+ * ignored) without holding it in memory: a byte scanner finds each element of the top-level `data` array and hands
+ * it to JSON.parse on its own, so memory is bounded by the largest single object. Structural errors are reported
+ * with their line and byte position.
+ */
+export class JsonStreamError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly offset: number,
+  ) {
+    super(`${message} at line ${line}, byte ${offset}`);
+  }
+}
+
+export interface SplitterHandlers {
+  meta(value: unknown): void;
+  item(value: unknown): void;
+}
+
+const QUOTE = 0x22,
+  BACKSLASH = 0x5c,
+  LBRACE = 0x7b,
+  RBRACE = 0x7d,
+  LBRACKET = 0x5b,
+  RBRACKET = 0x5d,
+  COMMA = 0x2c,
+  COLON = 0x3a,
+  NEWLINE = 0x0a;
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+export class JsonItemSplitter {
+  private stack: number[] = []; // open containers: LBRACE / LBRACKET
+  private inString = false;
+  private escape = false;
+  private offset = 0; // bytes consumed before the current chunk
+  private line = 1;
+  private started = false;
+  private finished = false;
+  private bom = 0;
+
+  // top-level object bookkeeping
+  private expectKey = false;
+  private keyBytes: number[] | undefined;
+  private currentKey: string | undefined;
+  private dataDepth = -1; // stack depth of the data array when inside it
+
+  // capture of one value (a data item or meta)
+  private capture: { parts: Buffer[]; start: number; depth: number; kind: 'item' | 'meta'; scalar: boolean } | undefined;
+
+  private sawData = false;
+  private sawMeta = false;
+
+  constructor(private readonly on: SplitterHandlers) {}
+
+  get hasData(): boolean {
+    return this.sawData;
+  }
+
+  get hasMeta(): boolean {
+    return this.sawMeta;
+  }
+
+  push(chunk: Buffer): void {
+    let i = 0;
+    if (this.offset === 0 && this.bom < 3) {
+      // A UTF-8 byte order mark is accepted (and skipped).
+      while (i < chunk.length && this.bom < 3 && chunk[i] === [0xef, 0xbb, 0xbf][this.bom]) {
+        i++;
+        this.bom++;
+      }
+      if (this.bom > 0 && this.bom < 3 && i === chunk.length) {
+        this.offset += chunk.length;
+        return;
+      }
+    }
+    if (this.capture) this.capture.start = 0;
+    for (; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (b === NEWLINE) this.line++;
+      if (this.inString) {
+        if (this.escape) this.escape = false;
+        else if (b === BACKSLASH) this.escape = true;
+        else if (b === QUOTE) {
+          this.inString = false;
+          if (this.keyBytes) {
+            this.currentKey = Buffer.from(this.keyBytes).toString('utf8');
+            this.keyBytes = undefined;
+          } else if (this.capture?.scalar && this.stack.length === this.capture.depth) this.endCapture(chunk, i + 1);
+          continue;
+        }
+        if (this.keyBytes) this.keyBytes.push(b);
+        continue;
+      }
+      if (isSpace(b)) {
+        if (this.capture?.scalar && this.stack.length === this.capture.depth) this.endCapture(chunk, i);
+        continue;
+      }
+      if (this.finished) this.fail('unexpected content after the end of the document', i);
+      if (!this.started) {
+        if (b !== LBRACE) this.fail('the file is not a JSON object (expected "{")', i);
+        this.started = true;
+      }
+      const depth = this.stack.length;
+      // A value starts inside the data array: begin capturing an item.
+      if (!this.capture && this.dataDepth !== -1 && depth === this.dataDepth && b !== COMMA && b !== RBRACKET) {
+        this.capture = { parts: [], start: i, depth, kind: 'item', scalar: b !== LBRACE && b !== LBRACKET };
+      }
+      switch (b) {
+        case QUOTE:
+          this.inString = true;
+          if (depth === 1 && this.expectKey) {
+            this.keyBytes = [];
+            this.expectKey = false;
+          }
+          break;
+        case LBRACE:
+        case LBRACKET:
+          if (depth === 1 && this.currentKey !== undefined) this.valueStarts(b, i);
+          this.stack.push(b);
+          if (depth === 0) this.expectKey = true;
+          break;
+        case RBRACE:
+        case RBRACKET: {
+          if (this.capture?.scalar && depth === this.capture.depth) this.endCapture(chunk, i);
+          const open = this.stack.pop();
+          if (open === undefined || (open === LBRACE) !== (b === RBRACE)) this.fail(`unexpected "${String.fromCharCode(b)}"`, i);
+          if (this.dataDepth !== -1 && depth === this.dataDepth) this.dataDepth = -1;
+          if (this.capture && !this.capture.scalar && this.stack.length === this.capture.depth) this.endCapture(chunk, i + 1);
+          if (this.stack.length === 0) this.finished = true;
+          break;
+        }
+        case COMMA:
+          if (this.capture?.scalar && depth === this.capture.depth) this.endCapture(chunk, i);
+          if (depth === 1) {
+            this.expectKey = true;
+            this.currentKey = undefined;
+          }
+          break;
+        case COLON:
+          break;
+        default:
+          // a scalar value (number, true, false, null)
+          if (depth === 1 && this.currentKey?.toLowerCase() === 'meta') this.fail('"meta" must be an object', i);
+          if (depth === 1 && this.currentKey?.toLowerCase() === 'data') this.fail('"data" must be an array', i);
+      }
+    }
+    if (this.capture) this.capture.parts.push(chunk.subarray(this.capture.start));
+    this.offset += chunk.length;
+  }
+
+  /** Call after the last chunk; throws if the document is incomplete. */
+  end(): void {
+    if (this.capture?.scalar && this.stack.length === this.capture.depth) this.endCapture(Buffer.alloc(0), 0);
+    if (!this.started) throw new JsonStreamError('the file is empty', this.line, this.offset);
+    if (this.inString || this.stack.length) throw new JsonStreamError('the file ends in the middle of a value', this.line, this.offset);
+  }
+
+  private valueStarts(b: number, i: number): void {
+    const key = this.currentKey!.toLowerCase();
+    if (key === 'data') {
+      if (b !== LBRACKET) this.fail('"data" must be an array', i);
+      this.dataDepth = 2;
+      this.sawData = true;
+    } else if (key === 'meta') {
+      if (b !== LBRACE) this.fail('"meta" must be an object', i);
+      this.capture = { parts: [], start: i, depth: 1, kind: 'meta', scalar: false };
+      this.sawMeta = true;
+    }
+  }
+
+  private endCapture(chunk: Buffer, end: number): void {
+    const c = this.capture!;
+    c.parts.push(chunk.subarray(c.start, end));
+    this.capture = undefined;
+    const text = (c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts)).toString('utf8');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      throw new JsonStreamError(
+        `malformed ${c.kind === 'meta' ? '"meta"' : 'data item'}: ${(err as Error).message}`,
+        this.line,
+        this.offset + end,
+      );
+    }
+    if (c.kind === 'meta') this.on.meta(value);
+    else this.on.item(value);
+  }
+
+  private fail(message: string, i: number): never {
+    throw new JsonStreamError(message, this.line, this.offset + i);
+  }
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { JsonItemSplitter, JsonStreamError } from '../../../src/ingest/json-stream';
+
+const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/sharphound-v6-testlab');
+
+function split(input: Buffer | string, chunkSize = 1 << 16) {
+  const buf = Buffer.isBuffer(input) ? input : Buffer.from(input);
+  const items: unknown[] = [];
+  let meta: unknown;
+  const s = new JsonItemSplitter({ meta: (m) => (meta = m), item: (i) => items.push(i) });
+  for (let i = 0; i < buf.length; i += chunkSize) s.push(buf.subarray(i, i + chunkSize));
+  s.end();
+  return { meta, items };
+}
+
+describe('streaming JSON splitter', () => {
+  it.each(fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.json')))(
+    'yields exactly the data items of %s, whatever the chunking',
+    (file) => {
+      const raw = fs.readFileSync(path.join(FIXTURES, file));
+      const whole = JSON.parse(raw.toString('utf8'));
+      for (const size of [1, 7, 4096]) {
+        const { meta, items } = split(raw, size);
+        expect(meta).toEqual(whole.meta);
+        expect(items).toEqual(whole.data);
+      }
+    },
+  );
+
+  it('handles meta after data, other keys, scalar items, escapes and a BOM', () => {
+    const doc =
+      '\uFEFF{"extra": {"a": [1, "]}"]}, "data": ["x\\"]", 12, true, {"k": "\\u00e9{"}], "count": 3, "meta": {"type": "deleted"}}';
+    const { meta, items } = split(doc, 3);
+    expect(meta).toEqual({ type: 'deleted' });
+    expect(items).toEqual(['x"]', 12, true, { k: 'é{' }]);
+  });
+
+  it.each([
+    ['', /empty/],
+    ['[1,2]', /not a JSON object/],
+    ['{"data": [{"a": 1}, {"a": }]}', /malformed data item/],
+    ['{"data": [{"a": 1}', /ends in the middle/],
+    ['{"data": [1}', /unexpected "}"/],
+    ['{"data": 5}', /"data" must be an array/],
+    ['{"meta": [], "data": []}', /"meta" must be an object/],
+    ['{"data": []} x', /after the end/],
+  ])('reports %j with its position', (doc, message) => {
+    expect(() => split(doc)).toThrow(message);
+    try {
+      split(doc);
+    } catch (err) {
+      expect(err).toBeInstanceOf(JsonStreamError);
+      expect((err as Error).message).toMatch(/line \d+, byte \d+/);
+    }
+  });
+
+  it('counts lines for error positions', () => {
+    expect(() => split('{\n"data": [\n{"a": 1},\n{"a": tru}\n]}')).toThrow(/line 4/);
+  });
+});
