@@ -1,0 +1,49 @@
+import { POST_PROCESSED_KINDS, TIER_ZERO_KIND } from '../graph/kinds.js';
+import type { GraphStore } from '../graph/store.js';
+import { adcs } from './steps/adcs.js';
+import { dcsync } from './steps/dcsync.js';
+import { gpoApplication } from './steps/gpo.js';
+import { localGroupRights } from './steps/local-groups.js';
+import { ownsAndWriteOwner } from './steps/owns.js';
+import { tierZero } from './steps/tier-zero.js';
+import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
+import { AnalysisGraph, Changes } from './view.js';
+
+export interface AnalysisResult {
+  /** Derived edges written, per kind. */
+  edges: Record<string, number>;
+  nodesUpdated: number;
+  tierZero: number;
+  ms: number;
+}
+
+/**
+ * One analysis run (BloodHound's RunAnalysisOperations): reads the graph, computes every derived fact in memory,
+ * then in one transaction replaces all post-processed edges and the tier-zero tags. Running it twice gives the
+ * same graph.
+ */
+export async function runAnalysis(store: GraphStore, opts: { now?: Date } = {}): Promise<AnalysisResult> {
+  const started = Date.now();
+  const g = await AnalysisGraph.load(store);
+  const c = new Changes(g, (opts.now ?? new Date()).toISOString());
+
+  fixWellKnownNodeTypes(g, c);
+  domainAssociations(g, c);
+  linkWellKnownNodes(g, c);
+  localGroupRights(g, c);
+  dcsync(g, c);
+  ownsAndWriteOwner(g, c);
+  gpoApplication(g, c);
+  adcs(g, c);
+  const t0 = tierZero(g);
+
+  await store.write(async (w) => {
+    await w.upsertNodes(c.nodes);
+    await w.deleteEdgesOfKinds(POST_PROCESSED_KINDS);
+    await w.upsertEdges(c.edges);
+    await w.removeKindEverywhere(TIER_ZERO_KIND);
+    await w.removePropertyEverywhere('system_tags');
+    await w.upsertNodes(t0.map((n) => ({ objectid: n.objectid, kinds: [TIER_ZERO_KIND], properties: { system_tags: 'admin_tier_0' } })));
+  });
+  return { edges: c.counts, nodesUpdated: c.nodes.length, tierZero: t0.length, ms: Date.now() - started };
+}

@@ -1,0 +1,189 @@
+import type { EdgeInput, GraphEdge, NodeInput, Properties } from '../graph/model.js';
+import type { GraphStore } from '../graph/store.js';
+
+export interface ANode {
+  id: number;
+  objectid: string;
+  kinds: Set<string>;
+  props: Properties;
+}
+
+/** Node properties analysis rules read. */
+export const ANALYSIS_PROPERTIES = [
+  'name',
+  'domain',
+  'domainsid',
+  'collected',
+  'blocksinheritance',
+  'haslaps',
+  'hasura',
+  'dsheuristics',
+  'isdc',
+  'certthumbprint',
+  'certthumbprints',
+  'certchain',
+  'enrolleesuppliessubject',
+  'authenticationenabled',
+  'requiresmanagerapproval',
+  'authorizedsignatures',
+  'schemaversion',
+  'gmsa',
+  'msa',
+  'system_tags',
+];
+
+/** Edge kinds analysis rules read (raw inputs of the post-processed edges). */
+export const ANALYSIS_EDGE_KINDS = [
+  'MemberOf',
+  'MemberOfLocalGroup',
+  'LocalToComputer',
+  'RemoteInteractiveLogonRight',
+  'GetChanges',
+  'GetChangesAll',
+  'GetChangesInFilteredSet',
+  'OwnsRaw',
+  'WriteOwnerRaw',
+  'GPLink',
+  'Contains',
+  'WriteGPLink',
+  'GenericAll',
+  'GenericWrite',
+  'WriteDacl',
+  'AllExtendedRights',
+  'Enroll',
+  'PublishedTo',
+  'HostsCAService',
+  'RootCAFor',
+  'NTAuthStoreFor',
+];
+
+/**
+ * The part of the graph analysis works on, in memory: nodes with the properties above and edges of the kinds
+ * above, indexed both ways. Edges analysis creates are added too, so later steps see earlier steps' results.
+ */
+export class AnalysisGraph {
+  readonly nodes = new Map<number, ANode>();
+  readonly byObjectId = new Map<string, ANode>();
+  private readonly outIdx = new Map<string, Map<number, GraphEdge[]>>();
+  private readonly inIdx = new Map<string, Map<number, GraphEdge[]>>();
+  private readonly byKind = new Map<string, GraphEdge[]>();
+  private nextId = -1;
+  private memberCache = new Map<number, Set<number>>();
+  private groupCache = new Map<number, Set<number>>();
+
+  static async load(store: GraphStore): Promise<AnalysisGraph> {
+    const g = new AnalysisGraph();
+    await store.scanNodes(ANALYSIS_PROPERTIES, (rows) => {
+      for (const r of rows) g.addNode({ id: r.id, objectid: r.objectid, kinds: new Set(r.kinds), props: r.properties });
+    });
+    for (const e of await store.edgesOfKinds(ANALYSIS_EDGE_KINDS)) g.addEdge(e);
+    return g;
+  }
+
+  addNode(n: ANode): ANode {
+    this.nodes.set(n.id, n);
+    this.byObjectId.set(n.objectid, n);
+    return n;
+  }
+
+  /** A node analysis creates (well-known principals); it gets a temporary negative id. */
+  createNode(objectid: string, kinds: string[], props: Properties): ANode {
+    return this.addNode({ id: this.nextId--, objectid, kinds: new Set(kinds), props });
+  }
+
+  addEdge(e: GraphEdge): void {
+    for (const [idx, key] of [
+      [this.outIdx, e.startId],
+      [this.inIdx, e.endId],
+    ] as const) {
+      let m = idx.get(e.kind);
+      if (!m) idx.set(e.kind, (m = new Map()));
+      const list = m.get(key);
+      if (list) list.push(e);
+      else m.set(key, [e]);
+    }
+    if (!this.byKind.has(e.kind)) this.byKind.set(e.kind, []);
+    this.byKind.get(e.kind)!.push(e);
+    if (e.kind === 'MemberOf') {
+      this.memberCache.clear();
+      this.groupCache.clear();
+    }
+  }
+
+  hasEdge(start: number, end: number, kind: string): boolean {
+    return (this.outIdx.get(kind)?.get(start) ?? []).some((e) => e.endId === end);
+  }
+
+  out(id: number, kind: string): GraphEdge[] {
+    return this.outIdx.get(kind)?.get(id) ?? [];
+  }
+
+  in(id: number, kind: string): GraphEdge[] {
+    return this.inIdx.get(kind)?.get(id) ?? [];
+  }
+
+  edges(kind: string): GraphEdge[] {
+    return this.byKind.get(kind) ?? [];
+  }
+
+  ofKind(kind: string): ANode[] {
+    return [...this.nodes.values()].filter((n) => n.kinds.has(kind));
+  }
+
+  node(id: number): ANode {
+    return this.nodes.get(id)!;
+  }
+
+  /** Every principal that is a member of `groupId`, directly or through nested groups (not the group itself). */
+  membersOf(groupId: number): Set<number> {
+    return this.closure(groupId, this.memberCache, (id) => this.in(id, 'MemberOf').map((e) => e.startId));
+  }
+
+  /** Every group `id` belongs to, directly or through nested groups. */
+  groupsOf(id: number): Set<number> {
+    return this.closure(id, this.groupCache, (x) => this.out(x, 'MemberOf').map((e) => e.endId));
+  }
+
+  private closure(start: number, cache: Map<number, Set<number>>, next: (id: number) => number[]): Set<number> {
+    const cached = cache.get(start);
+    if (cached) return cached;
+    const seen = new Set<number>();
+    const stack = [start];
+    while (stack.length) {
+      for (const n of next(stack.pop()!)) {
+        if (n !== start && !seen.has(n)) {
+          seen.add(n);
+          stack.push(n);
+        }
+      }
+    }
+    cache.set(start, seen);
+    return seen;
+  }
+}
+
+/** What an analysis run writes. Edges are also added to the view so later steps build on them. */
+export class Changes {
+  readonly nodes: NodeInput[] = [];
+  readonly edges: EdgeInput[] = [];
+  readonly counts: Record<string, number> = {};
+  private fakeEdgeId = -1;
+
+  constructor(
+    private readonly g: AnalysisGraph,
+    readonly now: string,
+  ) {}
+
+  node(n: ANode, kinds: string[], properties: Properties): void {
+    for (const k of kinds) n.kinds.add(k);
+    Object.assign(n.props, properties);
+    this.nodes.push({ objectid: n.objectid, kinds, properties });
+  }
+
+  edge(start: ANode, end: ANode, kind: string, properties: Properties = {}): void {
+    if (start.id === end.id || this.g.hasEdge(start.id, end.id, kind)) return;
+    this.g.addEdge({ id: this.fakeEdgeId--, startId: start.id, endId: end.id, kind, properties });
+    this.edges.push({ start: start.objectid, end: end.objectid, kind, properties: { ...properties, lastseen: this.now } });
+    this.counts[kind] = (this.counts[kind] ?? 0) + 1;
+  }
+}

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Queryable } from '../../src/db/pool';
+
+export const SHARED_FIXTURES = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures');
+export const TESTLAB = path.join(SHARED_FIXTURES, 'sharphound-v6-testlab');
+export const GRAPHIFY = path.join(SHARED_FIXTURES, 'graphify-v6');
+
+/** The input that produces BloodHound's graphify golden graphs (fixtures README). */
+export const GOLDEN_INPUT = [
+  path.join(GRAPHIFY, 'raw', 'gpos.json'),
+  path.join(GRAPHIFY, 'raw', 'ous.json'),
+  path.join(GRAPHIFY, 'raw', 'users.json'),
+  ...['computers', 'containers', 'domains', 'groups', 'sessions'].map((f) => path.join(TESTLAB, `${f}.json`)),
+];
+
+/** Every TESTLAB file (the sessions file included). */
+export const TESTLAB_FILES = fs
+  .readdirSync(TESTLAB)
+  .filter((f) => f.endsWith('.json') && f !== 'deleted.json')
+  .map((f) => path.join(TESTLAB, f));
+
+export interface GoldenGraph {
+  nodes: Map<string, { kinds: string[]; properties: Record<string, unknown> }>;
+  edges: Map<string, Record<string, unknown>>;
+}
+
+export const edgeKey = (start: string, end: string, kind: string) => `${start} -[${kind}]-> ${end}`;
+
+export function loadGolden(file: 'ingest/ingested.json' | 'analysis/analyzed.json'): GoldenGraph {
+  const { graph } = JSON.parse(fs.readFileSync(path.join(GRAPHIFY, file), 'utf8'));
+  return {
+    nodes: new Map(
+      graph.nodes.map((n: { id: string; kinds: string[]; properties: Record<string, unknown> }) => [
+        n.id,
+        { kinds: [...n.kinds].sort(), properties: n.properties },
+      ]),
+    ),
+    edges: new Map(
+      graph.edges.map((e: { start: { value: string }; end: { value: string }; kind: string; properties: Record<string, unknown> }) => [
+        edgeKey(e.start.value, e.end.value, e.kind),
+        e.properties,
+      ]),
+    ),
+  };
+}
+
+/** The whole graph as stored, in the golden files' terms (object ids, kind names). */
+export async function dumpGraph(db: Queryable): Promise<GoldenGraph> {
+  const nodes = await db.query<{ objectid: string; kinds: string[]; properties: Record<string, unknown> }>(
+    `select n.objectid, array(select k.name from graph_kinds k where k.id = any(n.kind_ids) order by k.name) as kinds, n.properties from graph_nodes n`,
+  );
+  const edges = await db.query<{ s: string; t: string; kind: string; properties: Record<string, unknown> }>(
+    `select s.objectid as s, t.objectid as t, k.name as kind, e.properties
+     from graph_edges e join graph_nodes s on s.id = e.start_id join graph_nodes t on t.id = e.end_id join graph_kinds k on k.id = e.kind_id`,
+  );
+  return {
+    nodes: new Map(nodes.map((n) => [n.objectid, { kinds: n.kinds, properties: n.properties }])),
+    edges: new Map(edges.map((e) => [edgeKey(e.s, e.t, e.kind), e.properties])),
+  };
+}
+
+/** Properties compared with the golden files: timestamps of the run are ignored. */
+export function comparable(p: Record<string, unknown>): Record<string, unknown> {
+  const { lastseen: _a, lastcollected: _b, ...rest } = p;
+  return rest;
+}
