@@ -46,6 +46,11 @@ export interface DatabaseOptions {
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === 20 || oid === 1700) return (v: string) => Number(v);
+    if (oid === 1016 || oid === 1231) {
+      // int8[] and numeric[]
+      const parseArray = pg.types.getTypeParser(oid, 'text') as (v: string) => (string | null)[];
+      return (v: string) => parseArray(v).map((x) => (x === null ? null : Number(x)));
+    }
     return pg.types.getTypeParser(oid, format as 'text');
   },
 };
@@ -75,6 +80,7 @@ export class Database implements Queryable {
     // multiplexes all connections onto one session, so another pool may have changed it in between.
     this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
     this.cancelPool = new pg.Pool({ max: 1, ...base, types });
+    this.cancelPool.on('error', (err) => this.log.warn({ err }, 'idle cancellation connection failed'));
   }
 
   async query<R = Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {

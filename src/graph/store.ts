@@ -42,7 +42,10 @@ export interface EdgeTriple {
  */
 export interface GraphStore {
   readonly name: 'postgres' | 'neo4j';
-  /** Runs `fn` atomically and bumps the graph generation when it returns. */
+  /**
+   * Runs `fn` atomically and bumps the graph generation when it returns. Inside `fn`, use only the writer: on
+   * embedded PGlite every other connection waits for this transaction, so a read through the store would deadlock.
+   */
   write<T>(fn: (w: GraphWriter) => Promise<T>): Promise<T>;
   /** Increases on every committed change; path indexes compare it to know they are stale. */
   generation(): Promise<number>;

@@ -85,23 +85,38 @@ select e.id, e.start_id, e.end_id, e.kind_id,
 from graph_edges e where e.id > $1 order by e.id limit $2`;
 
 /**
- * The reference all-shortest-paths query: every simple path of exactly the depth limit's length or less by
- * recursive CTE, keeping those of minimal length that reach the end. The store deepens the limit one hop at a time
- * (so work stops at the shortest distance). Exponential in the worst case: for tests, small graphs and fallback.
+ * The reference all-shortest-paths query, in SQL only: breadth-first distances from the start and to the end
+ * (recursive CTEs, depth-bounded), then an enumeration of paths that only steps onto nodes whose two distances
+ * add up to the shortest length. Work is bounded by nodes × depth plus the number of shortest paths.
  */
 export const ALL_SHORTEST_PATHS = /* SQL */ `-- graph.allShortestPaths
-with recursive walk(node, nodes, path, depth) as (
-  select $1::bigint, array[$1::bigint], array[]::bigint[], 0
+with recursive
+fwd(node, depth) as (
+  select $1::bigint, 0
+  union
+  select e.end_id, f.depth + 1 from fwd f join graph_edges e on e.start_id = f.node
+  where f.depth < $3 and ($4::smallint[] is null or e.kind_id = any($4::smallint[]))
+),
+bwd(node, depth) as (
+  select $2::bigint, 0
+  union
+  select e.start_id, b.depth + 1 from bwd b join graph_edges e on e.end_id = b.node
+  where b.depth < $3 and ($4::smallint[] is null or e.kind_id = any($4::smallint[]))
+),
+ds as (select node, min(depth) as d from fwd group by node),
+dt as (select node, min(depth) as d from bwd group by node),
+total as (select d from ds where node = $2::bigint),
+onpath as (select ds.node, ds.d from ds join dt on dt.node = ds.node cross join total where ds.d + dt.d = total.d),
+walk(node, path, depth) as (
+  select $1::bigint, array[]::bigint[], 0
   union all
-  select e.end_id, w.nodes || e.end_id, w.path || e.id, w.depth + 1
-  from walk w join graph_edges e on e.start_id = w.node
-  where w.depth < $3 and w.node <> $2::bigint
-    and ($4::smallint[] is null or e.kind_id = any($4::smallint[]))
-    and e.end_id <> all(w.nodes)
+  select e.end_id, w.path || e.id, w.depth + 1
+  from walk w
+  join graph_edges e on e.start_id = w.node
+  join onpath o on o.node = e.end_id and o.d = w.depth + 1
+  where $4::smallint[] is null or e.kind_id = any($4::smallint[])
 )
-select path from walk
-where node = $2::bigint and depth > 0
-  and depth = (select min(depth) from walk where node = $2::bigint and depth > 0)`;
+select w.path from walk w cross join total where w.node = $2::bigint and w.depth = total.d and w.depth > 0`;
 
 export const EDGES_BY_IDS = /* SQL */ `-- graph.edgesByIds
 select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId" from graph_edges e where e.id = any($1::bigint[])`;

@@ -128,25 +128,19 @@ export class PgGraphStore implements GraphStore {
 
   async allShortestPaths(startId: number, endId: number, kinds: readonly string[] | null, maxDepth: number): Promise<EdgeTriple[][]> {
     const kindIds = kinds ? [...(await this.kindIds(this.db, kinds)).values()] : null;
-    for (let depth = 1; depth <= maxDepth; depth++) {
-      const rows = await this.db.query<{ path: number[] }>(SQL.ALL_SHORTEST_PATHS, [startId, endId, depth, kindIds]);
-      if (!rows.length) continue;
-      const edgeIds = [...new Set(rows.flatMap((r) => r.path))];
-      const edges = new Map(
-        (await this.db.query<{ id: number; startId: number; endId: number; kindId: number }>(SQL.EDGES_BY_IDS, [edgeIds])).map((e) => [
-          e.id,
-          e,
-        ]),
-      );
-      await this.loadKinds(this.db);
-      return rows.map((r) =>
-        r.path.map((id) => {
-          const e = edges.get(id)!;
-          return { startId: e.startId, endId: e.endId, kind: this.byId.get(e.kindId)! };
-        }),
-      );
-    }
-    return [];
+    const rows = await this.db.query<{ path: number[] }>(SQL.ALL_SHORTEST_PATHS, [startId, endId, maxDepth, kindIds]);
+    if (!rows.length) return [];
+    const edgeIds = [...new Set(rows.flatMap((r) => r.path))];
+    const edges = new Map(
+      (await this.db.query<{ id: number; startId: number; endId: number; kindId: number }>(SQL.EDGES_BY_IDS, [edgeIds])).map((e) => [e.id, e]),
+    );
+    await this.loadKinds(this.db);
+    return rows.map((r) =>
+      r.path.map((id) => {
+        const e = edges.get(id)!;
+        return { startId: e.startId, endId: e.endId, kind: this.byId.get(e.kindId)! };
+      }),
+    );
   }
 
   private writer(q: Queryable): GraphWriter {

@@ -1,0 +1,212 @@
+import type { GraphStore } from '../store.js';
+import { IntList } from './growable.js';
+
+/**
+ * The graph's structure in memory for traversals: compressed sparse rows in both directions (edge kinds as the
+ * store's small integers), a kind bitmask per node, and the two node facts traversals need (domainsid, whether an
+ * OU blocks GPO inheritance). Nodes are numbered densely; `dbId` maps back to the store's ids.
+ * Memory: about 11 bytes per edge and 17 per node.
+ */
+export class GraphIndex {
+  readonly nodeCount: number;
+  readonly edgeCount: number;
+  /** dense → store id */
+  readonly dbIds: Float64Array;
+  readonly kindMask: Uint32Array;
+  readonly domainSid: Int32Array;
+  readonly blocksInheritance: Uint8Array;
+  readonly outOffsets: Int32Array;
+  readonly outTargets: Int32Array;
+  readonly outKinds: Uint16Array;
+  /** bit 0: GPLink enforced */
+  readonly outFlags: Uint8Array;
+  readonly inOffsets: Int32Array;
+  readonly inSources: Int32Array;
+  /** For each inbound slot, the position of the same edge in the out arrays. */
+  readonly inEdge: Int32Array;
+
+  private readonly denseById?: Int32Array;
+  private readonly nodeKindBits = new Map<string, number>();
+  private readonly edgeKindIds = new Map<string, number>();
+  private readonly sids: string[];
+  private readonly sidIds = new Map<string, number>();
+
+  private constructor(
+    readonly generation: number,
+    nodes: { ids: Float64Array; masks: Uint32Array; sids: Int32Array; blocks: Uint8Array; sidNames: string[]; nodeKindBits: Map<string, number> },
+    edges: { start: Int32Array; end: Int32Array; kind: Uint16Array; flags: Uint8Array },
+    readonly edgeKindNames: Map<number, string>,
+  ) {
+    this.nodeCount = nodes.ids.length;
+    this.edgeCount = edges.start.length;
+    this.dbIds = nodes.ids;
+    this.kindMask = nodes.masks;
+    this.domainSid = nodes.sids;
+    this.blocksInheritance = nodes.blocks;
+    this.sids = nodes.sidNames;
+    nodes.sidNames.forEach((s, i) => this.sidIds.set(s, i));
+    this.nodeKindBits = nodes.nodeKindBits;
+    for (const [id, name] of edgeKindNames) this.edgeKindIds.set(name, id);
+
+    const maxId = this.nodeCount ? this.dbIds[this.nodeCount - 1]! : 0;
+    if (maxId < 4 * this.nodeCount + 1_000_000) {
+      this.denseById = new Int32Array(maxId + 1).fill(-1);
+      for (let i = 0; i < this.nodeCount; i++) this.denseById[this.dbIds[i]!] = i;
+    }
+
+    // Compressed sparse rows, outbound then inbound.
+    const n = this.nodeCount;
+    const m = this.edgeCount;
+    this.outOffsets = new Int32Array(n + 1);
+    this.inOffsets = new Int32Array(n + 1);
+    for (let e = 0; e < m; e++) {
+      this.outOffsets[edges.start[e]! + 1]!++;
+      this.inOffsets[edges.end[e]! + 1]!++;
+    }
+    for (let i = 0; i < n; i++) {
+      this.outOffsets[i + 1]! += this.outOffsets[i]!;
+      this.inOffsets[i + 1]! += this.inOffsets[i]!;
+    }
+    this.outTargets = new Int32Array(m);
+    this.outKinds = new Uint16Array(m);
+    this.outFlags = new Uint8Array(m);
+    this.inSources = new Int32Array(m);
+    this.inEdge = new Int32Array(m);
+    const outFill = this.outOffsets.slice(0, n);
+    const inFill = this.inOffsets.slice(0, n);
+    for (let e = 0; e < m; e++) {
+      const s = edges.start[e]!;
+      const t = edges.end[e]!;
+      const pos = outFill[s]!++;
+      this.outTargets[pos] = t;
+      this.outKinds[pos] = edges.kind[e]!;
+      this.outFlags[pos] = edges.flags[e]!;
+      const ipos = inFill[t]!++;
+      this.inSources[ipos] = s;
+      this.inEdge[ipos] = pos;
+    }
+  }
+
+  /** Loads the whole graph structure from the store. */
+  static async build(store: GraphStore): Promise<GraphIndex> {
+    const generation = await store.generation();
+    const ids: number[] = [];
+    const masks: number[] = [];
+    const sids: number[] = [];
+    const blocks: number[] = [];
+    const sidNames: string[] = [];
+    const sidIndex = new Map<string, number>();
+    const nodeKindBits = new Map<string, number>();
+    await store.scanNodes(['domainsid', 'blocksinheritance'], (rows) => {
+      for (const r of rows) {
+        let mask = 0;
+        for (const k of r.kinds) {
+          let bit = nodeKindBits.get(k);
+          if (bit === undefined && nodeKindBits.size < 32) nodeKindBits.set(k, (bit = nodeKindBits.size));
+          if (bit !== undefined) mask |= 1 << bit;
+        }
+        const sid = r.properties.domainsid;
+        let sidId = -1;
+        if (typeof sid === 'string') {
+          sidId = sidIndex.get(sid) ?? -1;
+          if (sidId === -1) {
+            sidId = sidNames.push(sid) - 1;
+            sidIndex.set(sid, sidId);
+          }
+        }
+        ids.push(r.id);
+        masks.push(mask >>> 0);
+        sids.push(sidId);
+        blocks.push(r.properties.blocksinheritance === true ? 1 : 0);
+      }
+    });
+    const nodes = {
+      ids: Float64Array.from(ids),
+      masks: Uint32Array.from(masks),
+      sids: Int32Array.from(sids),
+      blocks: Uint8Array.from(blocks),
+      sidNames,
+      nodeKindBits,
+    };
+    // Dense numbering follows store ids, which scans return in increasing order.
+    const dense = new Map<number, number>();
+    ids.forEach((id, i) => dense.set(id, i));
+    const start = new IntList(1 << 16);
+    const end = new IntList(1 << 16);
+    const kind = new IntList(1 << 16);
+    const flags = new IntList(1 << 16);
+    await store.scanEdges((batch) => {
+      for (let i = 0; i < batch.start.length; i++) {
+        const s = dense.get(batch.start[i]!);
+        const t = dense.get(batch.end[i]!);
+        if (s === undefined || t === undefined) continue; // written after the node scan; the next build has it
+        start.push(s);
+        end.push(t);
+        kind.push(batch.kind[i]!);
+        flags.push(batch.flags[i]!);
+      }
+    });
+    return new GraphIndex(
+      generation,
+      nodes,
+      { start: start.toArray(), end: end.toArray(), kind: Uint16Array.from(kind.toArray()), flags: Uint8Array.from(flags.toArray()) },
+      await store.kindNames(),
+    );
+  }
+
+  /** Dense number of a store id, or -1. */
+  dense(dbId: number): number {
+    if (this.denseById) return dbId < this.denseById.length ? this.denseById[dbId]! : -1;
+    let lo = 0;
+    let hi = this.nodeCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.dbIds[mid]!;
+      if (v === dbId) return mid;
+      if (v < dbId) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  dbId(dense: number): number {
+    return this.dbIds[dense]!;
+  }
+
+  /** The bit of a node kind (0 when the graph has no node of that kind, so tests against it are false). */
+  kindBit(kind: string): number {
+    const bit = this.nodeKindBits.get(kind);
+    return bit === undefined ? 0 : (1 << bit) >>> 0;
+  }
+
+  hasKind(dense: number, bit: number): boolean {
+    return (this.kindMask[dense]! & bit) !== 0;
+  }
+
+  edgeKindId(name: string): number {
+    return this.edgeKindIds.get(name) ?? -1;
+  }
+
+  edgeKindName(id: number): string {
+    return this.edgeKindNames.get(id) ?? 'Unknown';
+  }
+
+  /** A membership table over edge kind ids (for filters). */
+  kindSet(names: Iterable<string>): Uint8Array {
+    const set = new Uint8Array(65536);
+    for (const n of names) {
+      const id = this.edgeKindIds.get(n);
+      if (id !== undefined) set[id] = 1;
+    }
+    return set;
+  }
+
+  sidOf(dense: number): string | undefined {
+    const i = this.domainSid[dense]!;
+    return i === -1 ? undefined : this.sids[i];
+  }
+
+  sidId(sid: string): number {
+    return this.sidIds.get(sid) ?? -2;
+  }
+}
