@@ -48,7 +48,7 @@ const types = {
     if (oid === 20 || oid === 1700) return (v: string) => Number(v);
     if (oid === 1016 || oid === 1231) {
       // int8[] and numeric[]
-      const parseArray = pg.types.getTypeParser(oid as pg.types.TypeId, 'text') as unknown as (v: string) => (string | null)[];
+      const parseArray = pg.types.getTypeParser(oid as never, 'text') as unknown as (v: string) => (string | null)[];
       return (v: string) => parseArray(v).map((x) => (x === null ? null : Number(x)));
     }
     return pg.types.getTypeParser(oid, format as 'text');
