@@ -41,3 +41,6 @@ export interface Subgraph {
 }
 
 export type SortKey = { column: 'name' | 'objectid' | 'label'; descending: boolean };
+
+/** GraphNode under another name, for generated resolver types (the GraphQL type has the same name). */
+export type GraphNodeModel = GraphNode;

@@ -30,6 +30,13 @@ export interface EdgeScanBatch {
   flags: number[];
 }
 
+export interface NodeSummary {
+  id: number;
+  objectid: string;
+  name: string | null;
+  kinds: string[];
+}
+
 export interface EdgeTriple {
   startId: number;
   endId: number;
@@ -52,6 +59,8 @@ export interface GraphStore {
   counts(): Promise<{ nodes: number; edges: number }>;
   nodeByObjectId(objectid: string): Promise<GraphNode | undefined>;
   nodesByIds(ids: readonly number[]): Promise<GraphNode[]>;
+  /** Id, object id, name and kinds only (sorting and paging lists without loading properties). */
+  nodeSummaries(ids: readonly number[]): Promise<NodeSummary[]>;
   edgesByTriples(triples: readonly EdgeTriple[]): Promise<GraphEdge[]>;
   /** Every edge of the given kinds with its properties (analysis inputs). */
   edgesOfKinds(kinds: readonly string[]): Promise<GraphEdge[]>;

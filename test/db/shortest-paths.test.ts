@@ -12,7 +12,7 @@ import { pick, rng } from '../helpers/random';
 const indexPaths = (index: GraphIndex, s: number, t: number, kinds: string[] | null) => {
   const r = allShortestPaths(index, index.dense(s), index.dense(t), { kinds: kinds ? index.kindSet(kinds) : null, maxPaths: 100_000 });
   const hop = (pos: number) => {
-    const start = index.inSources[index.inEdge.indexOf(pos)]!;
+    const start = index.edgeStart(pos);
     return `${index.dbId(start)}>${index.dbId(index.outTargets[pos]!)}:${index.edgeKindName(index.outKinds[pos]!)}`;
   };
   return r.paths.map((p) => [...p].map(hop).join(' ')).sort();
@@ -35,12 +35,23 @@ describe('all shortest paths: in-memory index vs recursive SQL', () => {
       await w.upsertNodes(nodes.map((o) => ({ objectid: o, kinds: ['Base'], properties: { objectid: o } })));
       await w.upsertEdges(edges.map(([start, end, kind]) => ({ start, end, kind, properties: {} })));
     });
-    const ids = new Map((await t.db.query<{ id: number; objectid: string }>('select id, objectid from graph_nodes')).map((r) => [r.objectid, r.id]));
+    const ids = new Map(
+      (await t.db.query<{ id: number; objectid: string }>('select id, objectid from graph_nodes')).map((r) => [r.objectid, r.id]),
+    );
     return { ids, index: await GraphIndex.build(store) };
   }
 
   it('finds both paths of a diamond, and none backwards', async () => {
-    const { ids, index } = await load(['a', 'b', 'c', 'd'], [['a', 'b', 'X'], ['a', 'c', 'X'], ['b', 'd', 'X'], ['c', 'd', 'Y'], ['a', 'd', 'Z']]);
+    const { ids, index } = await load(
+      ['a', 'b', 'c', 'd'],
+      [
+        ['a', 'b', 'X'],
+        ['a', 'c', 'X'],
+        ['b', 'd', 'X'],
+        ['c', 'd', 'Y'],
+        ['a', 'd', 'Z'],
+      ],
+    );
     const id = (x: string) => ids.get(x)!;
     expect(indexPaths(index, id('a'), id('d'), ['X', 'Y'])).toHaveLength(2);
     expect(indexPaths(index, id('a'), id('d'), null)).toEqual([`${id('a')}>${id('d')}:Z`]);
@@ -81,7 +92,12 @@ describe('all shortest paths: in-memory index vs recursive SQL', () => {
       const s = ids.get(pick(r, nodes))!;
       const e = ids.get(pick(r, nodes))!;
       const kinds = q % 2 ? ['A', 'B'] : null;
-      expect({ s, e, kinds, paths: indexPaths(index, s, e, kinds) }).toEqual({ s, e, kinds, paths: referencePaths(await store.allShortestPaths(s, e, kinds, 15)) });
+      expect({ s, e, kinds, paths: indexPaths(index, s, e, kinds) }).toEqual({
+        s,
+        e,
+        kinds,
+        paths: referencePaths(await store.allShortestPaths(s, e, kinds, 15)),
+      });
     }
   });
 
@@ -90,8 +106,12 @@ describe('all shortest paths: in-memory index vs recursive SQL', () => {
     for (const f of GOLDEN_INPUT) await ingestPath(store, f);
     await runAnalysis(store);
     const index = await GraphIndex.build(store);
-    const rows = await t.db.query<{ id: number }>(`select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('User', 'Group', 'Computer') order by n.id`);
-    const targets = await t.db.query<{ id: number }>(`select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('Domain', 'Computer') order by n.id`);
+    const rows = await t.db.query<{ id: number }>(
+      `select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('User', 'Group', 'Computer') order by n.id`,
+    );
+    const targets = await t.db.query<{ id: number }>(
+      `select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('Domain', 'Computer') order by n.id`,
+    );
     let found = 0;
     for (const { id: s } of rows.filter((_, i) => i % 4 === 0)) {
       for (const { id: e } of targets.slice(0, 6)) {

@@ -33,7 +33,14 @@ export class GraphIndex {
 
   private constructor(
     readonly generation: number,
-    nodes: { ids: Float64Array; masks: Uint32Array; sids: Int32Array; blocks: Uint8Array; sidNames: string[]; nodeKindBits: Map<string, number> },
+    nodes: {
+      ids: Float64Array;
+      masks: Uint32Array;
+      sids: Int32Array;
+      blocks: Uint8Array;
+      sidNames: string[];
+      nodeKindBits: Map<string, number>;
+    },
     edges: { start: Int32Array; end: Int32Array; kind: Uint16Array; flags: Uint8Array },
     readonly edgeKindNames: Map<number, string>,
   ) {
@@ -167,6 +174,18 @@ export class GraphIndex {
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /** The start node of the edge at out position `pos` (binary search over the row offsets). */
+  edgeStart(pos: number): number {
+    let lo = 0;
+    let hi = this.nodeCount - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.outOffsets[mid]! <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
   }
 
   dbId(dense: number): number {

@@ -65,6 +65,9 @@ select ${NODE_COLUMNS} from graph_nodes n where n.objectid = $1`;
 export const NODES_BY_IDS = /* SQL */ `-- graph.nodesByIds
 select ${NODE_COLUMNS} from graph_nodes n where n.id = any($1::bigint[])`;
 
+export const NODE_SUMMARIES = /* SQL */ `-- graph.nodeSummaries
+select n.id, n.objectid, n.name, n.kind_ids as "kindIds" from graph_nodes n where n.id = any($1::bigint[])`;
+
 export const EDGES_BY_TRIPLES = /* SQL */ `-- graph.edgesByTriples
 select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", e.properties
 from unnest($1::bigint[], $2::bigint[], $3::smallint[]) as t(s, e, k)

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
-import type { EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow } from '../store.js';
+import type { EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import * as SQL from './sql.js';
 
 /** What the PostgreSQL graph store needs of the database layer. */
@@ -60,6 +60,13 @@ export class PgGraphStore implements GraphStore {
   async nodesByIds(ids: readonly number[]): Promise<GraphNode[]> {
     if (!ids.length) return [];
     return this.toNodes(await this.db.query<NodeRow>(SQL.NODES_BY_IDS, [ids]));
+  }
+
+  async nodeSummaries(ids: readonly number[]): Promise<NodeSummary[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.query<{ id: number; objectid: string; name: string | null; kindIds: number[] }>(SQL.NODE_SUMMARIES, [ids]);
+    if (rows.some((r) => r.kindIds.some((k) => !this.byId.has(k)))) await this.loadKinds(this.db, true);
+    return rows.map((r) => ({ id: r.id, objectid: r.objectid, name: r.name, kinds: r.kindIds.map((k) => this.byId.get(k)!) }));
   }
 
   async edgesByTriples(triples: readonly EdgeTriple[]): Promise<GraphEdge[]> {
@@ -132,7 +139,10 @@ export class PgGraphStore implements GraphStore {
     if (!rows.length) return [];
     const edgeIds = [...new Set(rows.flatMap((r) => r.path))];
     const edges = new Map(
-      (await this.db.query<{ id: number; startId: number; endId: number; kindId: number }>(SQL.EDGES_BY_IDS, [edgeIds])).map((e) => [e.id, e]),
+      (await this.db.query<{ id: number; startId: number; endId: number; kindId: number }>(SQL.EDGES_BY_IDS, [edgeIds])).map((e) => [
+        e.id,
+        e,
+      ]),
     );
     await this.loadKinds(this.db);
     return rows.map((r) =>

@@ -1,0 +1,193 @@
+import { toGraph, type IconLookup } from '../graph/format.js';
+import type { Found } from '../graph/index/traversals.js';
+import { foreignGpoControllers, throughMembership, userCounts } from '../graph/index/traversals.js';
+import type { GraphIndex } from '../graph/index/graph-index.js';
+import { allShortestPaths } from '../graph/index/shortest-paths.js';
+import { primaryKind, TRAVERSABLE_KINDS } from '../graph/kinds.js';
+import type { GraphNode } from '../graph/model.js';
+import type { EdgeTriple, GraphStore } from '../graph/store.js';
+import { badRequest, notFound } from '../errors.js';
+import type { GraphIndexHolder } from './graph-index-holder.js';
+import { paging, sortKeys, type SortKey } from './paging.js';
+
+export interface NodeListEntry {
+  objectId: string;
+  name: string;
+  label: string;
+  kinds: string[];
+}
+
+export interface NodeList {
+  totalCount: number;
+  skip: number;
+  limit: number;
+  nodes: NodeListEntry[];
+}
+
+export interface PathsResult {
+  graph: Record<string, unknown>;
+  pathCount: number;
+  truncated: boolean;
+  length: number;
+}
+
+export interface ListInput {
+  skip?: number | null;
+  limit?: number | null;
+  sortBy?: string[] | null;
+}
+
+type SortColumn = 'name' | 'objectid' | 'label';
+const SORTABLE: readonly SortColumn[] = ['name', 'objectid', 'label'];
+export const MAX_PATHS = 1000;
+export const MAX_DEPTH = 15;
+const KINDS_FILTER = /^(in|nin):[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$/;
+
+/** Entity lists the service knows: the traversal behind each and the node kind its root must have. */
+const LISTS = {
+  groupPSRemoteRights: { rootKind: 'Group', context: 'groups' },
+  domainForeignGPOControllers: { rootKind: 'Domain', context: 'domains' },
+} as const;
+export type ListName = keyof typeof LISTS;
+
+/** Entity information, entity lists and attack paths, answered from the in-memory index and the graph store. */
+export function createGraphService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: IconLookup }) {
+  const { store } = deps;
+
+  async function nodeOfKind(context: string, objectId: string, kind?: string): Promise<GraphNode> {
+    const id = objectId.trim();
+    if (!id) throw badRequest(context, 'object_id is required.');
+    const node = await store.nodeByObjectId(id.toUpperCase());
+    if (!node || (kind && !node.kinds.includes(kind))) {
+      throw notFound(context, kind ? `No ${kind} with object id ${id} was found.` : `No node with object id ${id} was found.`);
+    }
+    return node;
+  }
+
+  async function traversal(name: ListName, index: GraphIndex, node: GraphNode): Promise<Found> {
+    const root = index.dense(node.id);
+    if (root < 0) return { nodes: new Set(), edges: new Set() };
+    if (name === 'groupPSRemoteRights') return throughMembership(index, root, ['CanPSRemote'], 'Computer');
+    return foreignGpoControllers(index, String(node.properties.domainsid ?? node.objectid));
+  }
+
+  async function subgraph(index: GraphIndex, nodeDense: Iterable<number>, edgePositions: Iterable<number>) {
+    const triples: EdgeTriple[] = [...edgePositions].map((p) => ({
+      startId: index.dbId(index.edgeStart(p)),
+      endId: index.dbId(index.outTargets[p]!),
+      kind: index.edgeKindName(index.outKinds[p]!),
+    }));
+    const ids = new Set([...nodeDense].map((d) => index.dbId(d)));
+    for (const t of triples) ids.add(t.startId).add(t.endId);
+    const [nodes, edges] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples)]);
+    return toGraph(nodes, edges, deps.icons);
+  }
+
+  return {
+    async node(objectId: string): Promise<GraphNode | null> {
+      return (await store.nodeByObjectId(objectId.trim().toUpperCase())) ?? null;
+    },
+
+    /** Endpoint 6: a User node (404 for any other kind). */
+    userNode: (objectId: string) => nodeOfKind('users', objectId, 'User'),
+
+    async userCounts(node: GraphNode): Promise<Record<string, number>> {
+      const index = await deps.index.current();
+      const dense = index.dense(node.id);
+      if (dense < 0) throw notFound('users', 'The user is not in the graph index yet; retry shortly.');
+      return userCounts(index, dense);
+    },
+
+    /** Endpoints 8 and 11 as a paginated list. */
+    async list(name: ListName, objectId: string, input: ListInput): Promise<NodeList> {
+      const { rootKind, context } = LISTS[name];
+      const page = paging(context, input, { limit: 10, max: 1000 });
+      const sort = sortKeys(context, input.sortBy, SORTABLE);
+      const node = await nodeOfKind(context, objectId, rootKind);
+      const index = await deps.index.current();
+      const found = await traversal(name, index, node);
+      const summaries = await store.nodeSummaries([...found.nodes].map((d) => index.dbId(d)));
+      const entries = summaries.map((s) => ({
+        id: s.id,
+        objectId: s.objectid,
+        name: s.name ?? '',
+        label: primaryKind(s.kinds),
+        kinds: s.kinds,
+      }));
+      entries.sort(comparator(sort));
+      return {
+        totalCount: entries.length,
+        skip: page.skip,
+        limit: page.limit,
+        nodes: entries.slice(page.skip, page.skip + page.limit).map(({ id: _id, ...rest }) => rest),
+      };
+    },
+
+    /** Endpoints 8 and 11 with type=graph: the nodes found and the paths that lead to them, in the Graph format. */
+    async listGraph(name: ListName, objectId: string): Promise<Record<string, unknown>> {
+      const { rootKind, context } = LISTS[name];
+      const node = await nodeOfKind(context, objectId, rootKind);
+      const index = await deps.index.current();
+      const found = await traversal(name, index, node);
+      return subgraph(index, found.nodes, found.edges);
+    },
+
+    /**
+     * Endpoint 1 and its successor: all shortest paths, outbound, at most 15 hops and 1,000 paths. `kinds` null
+     * means every relationship kind (the deprecated endpoint); otherwise `relationshipKinds` is BloodHound's
+     * `in:A,B` / `nin:A,B` over all kinds, or over the traversable ones when `onlyTraversable`.
+     */
+    async shortestPaths(
+      start: string,
+      end: string,
+      opts: { relationshipKinds?: string | null; onlyTraversable?: boolean | null; allKinds?: boolean },
+    ): Promise<PathsResult> {
+      if (!start?.trim()) throw badRequest('pathfinding', 'Missing query parameter: start_node.');
+      if (!end?.trim()) throw badRequest('pathfinding', 'Missing query parameter: end_node.');
+      const filter = opts.relationshipKinds?.trim();
+      if (filter && !KINDS_FILTER.test(filter)) {
+        throw badRequest(
+          'pathfinding',
+          "invalid query parameter 'relationship_kinds': acceptable values should match the format: in|nin:Kind1,Kind2",
+        );
+      }
+      const [s, t] = await Promise.all([nodeOfKind('pathfinding', start), nodeOfKind('pathfinding', end)]);
+      const index = await deps.index.current();
+      let kinds: Uint8Array | null = null;
+      if (!opts.allKinds && (filter || opts.onlyTraversable)) {
+        let names = opts.onlyTraversable ? [...TRAVERSABLE_KINDS] : [...index.edgeKindNames.values()];
+        if (filter) {
+          const [op, list] = filter.split(':') as [string, string];
+          const given = new Set(list.split(','));
+          names = names.filter((k) => (op === 'in' ? given.has(k) : !given.has(k)));
+        }
+        kinds = index.kindSet(names);
+      }
+      const r = allShortestPaths(index, index.dense(s.id), index.dense(t.id), { kinds, maxDepth: MAX_DEPTH, maxPaths: MAX_PATHS });
+      const edges = new Set<number>();
+      for (const p of r.paths) for (const pos of p) edges.add(pos);
+      const graph = r.paths.length ? await subgraph(index, [], edges) : {};
+      return { graph, pathCount: r.paths.length, truncated: r.truncated, length: r.length };
+    },
+
+    /** The primary display kind of a node (User, Group, Computer, …). */
+    label: (node: Pick<GraphNode, 'kinds'>): string => primaryKind(node.kinds),
+
+    async counts() {
+      return store.counts();
+    },
+  };
+}
+
+function comparator(sort: SortKey<SortColumn>[]) {
+  const value = (e: NodeListEntry, c: SortColumn) => (c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label);
+  return (a: NodeListEntry & { id: number }, b: NodeListEntry & { id: number }) => {
+    for (const k of sort) {
+      const d = value(a, k.column).localeCompare(value(b, k.column));
+      if (d) return k.descending ? -d : d;
+    }
+    return b.id - a.id; // BloodHound's order: newest node first; also makes every order stable
+  };
+}
+
+export type GraphService = ReturnType<typeof createGraphService>;
