@@ -37,6 +37,8 @@ const schema = z.object({
     .positive()
     .default(4 * 1024 * 1024 * 1024),
   COLLECTORS_DIR: z.string().default('./collectors'),
+  DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  INDEX_CHECK_MS: z.coerce.number().int().min(0).default(1000),
   GRAPH_DRIVER: z.enum(['pg', 'neo4j']).default('pg'),
   NEO4J_URI: z.string().optional(),
   NEO4J_USER: z.string().optional(),
@@ -59,6 +61,10 @@ export type Config = {
   maxJsonBodyBytes: number;
   maxUploadBytes: number;
   collectorsDir: string;
+  /** How often the data pipeline looks for work requested elsewhere (other replicas); 0 = only when asked. */
+  datapipePollMs: number;
+  /** How often the path index compares the graph generation (to notice other replicas' writes). */
+  indexCheckMs: number;
   graphDriver: 'pg' | 'neo4j';
   neo4j?: { uri: string; user: string; password: string };
 };
@@ -93,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),
+    datapipePollMs: e.DATAPIPE_POLL_MS,
+    indexCheckMs: e.INDEX_CHECK_MS,
     graphDriver: e.GRAPH_DRIVER,
     neo4j: e.GRAPH_DRIVER === 'neo4j' ? { uri: e.NEO4J_URI!, user: e.NEO4J_USER!, password: e.NEO4J_PASSWORD! } : undefined,
   };

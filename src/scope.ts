@@ -21,3 +21,8 @@ export function runInScope<T>(scope: RequestScope, fn: () => T): T {
 export function currentScope(): RequestScope | undefined {
   return storage.getStore();
 }
+
+/** Runs `fn` outside any request scope: background work must not inherit a request's deadline or abort signal. */
+export function runOutsideScope<T>(fn: () => T): T {
+  return storage.exit(fn);
+}

@@ -8,7 +8,14 @@ import { createSecretsStore } from '../db/stores/secrets-store.js';
 import { createSessionsStore } from '../db/stores/sessions-store.js';
 import { createTokensStore } from '../db/stores/tokens-store.js';
 import { createUsersStore } from '../db/stores/users-store.js';
+import path from 'node:path';
+import { createDatapipeStore } from '../db/stores/datapipe-store.js';
+import { PgGraphStore } from '../graph/pg/store.js';
+import type { GraphStore } from '../graph/store.js';
 import type { Logger } from '../logger.js';
+import { createDatapipeService } from './datapipe.js';
+import { createGraphService } from './graph.js';
+import { GraphIndexHolder } from './graph-index-holder.js';
 import { createIdentityService } from './identity.js';
 import { createPermissionsService } from './permissions.js';
 import { createTokensService } from './tokens.js';
@@ -20,6 +27,8 @@ export interface ServiceDeps {
   clock: () => Date;
   /** 'embedded' (PGlite) or 'postgres'. */
   storage: string;
+  /** Another graph store (Neo4j); the PostgreSQL one by default. */
+  graphStore?: GraphStore;
 }
 
 /** Builds every store and service once per process; the GraphQL context hands the result to resolvers. */
@@ -39,6 +48,17 @@ export async function createServices(d: ServiceDeps) {
   });
   const permissions = createPermissionsService(createPermissionsStore(db));
   const tokens = createTokensService({ tokens: createTokensStore(db), principals, users, identity, clock });
+  const graphStore = d.graphStore ?? new PgGraphStore(db);
+  const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
+  const graph = createGraphService({ store: graphStore, index: graphIndex });
+  const datapipe = createDatapipeService({
+    store: createDatapipeStore(db),
+    graph: graphStore,
+    index: graphIndex,
+    uploadsDir: path.join(config.dataDir, 'uploads'),
+    log: log.child({ module: 'datapipe' }),
+    pollMs: config.datapipePollMs,
+  });
 
   return {
     storage: d.storage,
@@ -46,6 +66,17 @@ export async function createServices(d: ServiceDeps) {
     identity,
     permissions,
     tokens,
+    graphStore,
+    graphIndex,
+    graph,
+    datapipe,
+    /** Starts background work (the data pipeline); `serve` calls it, one-off commands do not. */
+    start() {
+      datapipe.start();
+    },
+    async stop() {
+      await datapipe.stop();
+    },
     async health() {
       // Answers only once migrations ran and the store answers.
       if ((await appliedMigrationCount(db)) === 0) throw unavailable('health', 'The database has not been migrated yet.');

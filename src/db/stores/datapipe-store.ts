@@ -1,0 +1,159 @@
+import type { Queryable } from '../pool.js';
+
+export interface IngestJobModel {
+  id: number;
+  userId: string | null;
+  clientId: string | null;
+  status: number;
+  statusMessage: string;
+  startTime: Date;
+  endTime: Date | null;
+  lastIngest: Date | null;
+  totalFiles: number;
+  failedFiles: number;
+  instance: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface IngestFileModel {
+  id: number;
+  jobId: number;
+  path: string;
+  originalName: string;
+  contentType: string;
+  sizeBytes: number;
+  status: number;
+  error: string | null;
+  result: unknown;
+  createdAt: Date;
+}
+
+export interface DatapipeStateModel {
+  status: 'idle' | 'ingesting' | 'analyzing';
+  analysisRequested: boolean;
+  requestedBy: string | null;
+  requestedAt: Date | null;
+  lastAnalysisRunAt: Date | null;
+  lastCompleteAnalysisAt: Date | null;
+  lastAnalysisResult: unknown;
+  updatedAt: Date;
+}
+
+const JOB = /* SQL */ `id, user_id as "userId", client_id as "clientId", status, status_message as "statusMessage",
+  start_time as "startTime", end_time as "endTime", last_ingest as "lastIngest", total_files as "totalFiles",
+  failed_files as "failedFiles", instance, created_at as "createdAt", updated_at as "updatedAt"`;
+const FILE = /* SQL */ `id, job_id as "jobId", path, original_name as "originalName", content_type as "contentType",
+  size_bytes as "sizeBytes", status, error, result, created_at as "createdAt"`;
+const STATE = /* SQL */ `status, analysis_requested as "analysisRequested", requested_by as "requestedBy",
+  requested_at as "requestedAt", last_analysis_run_at as "lastAnalysisRunAt",
+  last_complete_analysis_at as "lastCompleteAnalysisAt", last_analysis_result as "lastAnalysisResult", updated_at as "updatedAt"`;
+
+const SQL = {
+  createJob: /* SQL */ `-- datapipe.createJob
+insert into ingest_jobs (user_id, client_id, instance) values ($1, $2, $3) returning ${JOB}`,
+  getJob: /* SQL */ `-- datapipe.getJob
+select ${JOB} from ingest_jobs where id = $1`,
+  listJobs: /* SQL */ `-- datapipe.listJobs
+select ${JOB}, count(*) over ()::int as total from ingest_jobs
+where ($1::uuid is null or user_id = $1) and ($2::uuid is null or client_id = $2)
+order by id desc offset $3 limit $4`,
+  addFile: /* SQL */ `-- datapipe.addFile
+with f as (insert into ingest_files (job_id, path, original_name, content_type, size_bytes) values ($1, $2, $3, $4, $5) returning ${FILE})
+, j as (update ingest_jobs set total_files = total_files + 1, last_ingest = now(), updated_at = now() where id = $1)
+select * from f`,
+  filesOf: /* SQL */ `-- datapipe.filesOf
+select ${FILE} from ingest_files where job_id = $1 order by id`,
+  setJobStatus: /* SQL */ `-- datapipe.setJobStatus
+update ingest_jobs set status = $2, status_message = $3, end_time = case when $4 then now() else end_time end, updated_at = now()
+where id = $1 returning ${JOB}`,
+  claimJob: /* SQL */ `-- datapipe.claimJob
+select ${JOB} from ingest_jobs where status = 6 and instance = $1 order by id limit 1`,
+  fileDone: /* SQL */ `-- datapipe.fileDone
+update ingest_files set status = $2, error = $3, result = $4, updated_at = now() where id = $1`,
+  countFailed: /* SQL */ `-- datapipe.countFailed
+update ingest_jobs j set failed_files = (select count(*) from ingest_files f where f.job_id = j.id and f.status = 5), updated_at = now()
+where id = $1 returning ${JOB}`,
+  jobsInStatus: /* SQL */ `-- datapipe.jobsInStatus
+select ${JOB} from ingest_jobs where status = $1`,
+  state: /* SQL */ `-- datapipe.state
+select ${STATE} from datapipe_state where id = 1`,
+  requestAnalysis: /* SQL */ `-- datapipe.requestAnalysis
+update datapipe_state set analysis_requested = true, requested_by = $1, requested_at = now(), updated_at = now() where id = 1`,
+  // The pipeline is free when idle, or when its holder stopped beating for two minutes (it died).
+  claim: /* SQL */ `-- datapipe.claim
+update datapipe_state set status = $2, worker = $1, heartbeat_at = now(), updated_at = now(),
+  analysis_requested = case when $2 = 'analyzing' then false else analysis_requested end,
+  last_analysis_run_at = case when $2 = 'analyzing' then now() else last_analysis_run_at end
+where id = 1 and (status = 'idle' or heartbeat_at < now() - interval '2 minutes')
+  and ($2 <> 'analyzing' or analysis_requested)
+returning ${STATE}`,
+  heartbeat: /* SQL */ `-- datapipe.heartbeat
+update datapipe_state set heartbeat_at = now() where id = 1 and worker = $1`,
+  release: /* SQL */ `-- datapipe.release
+update datapipe_state set status = 'idle', worker = null, updated_at = now(),
+  last_complete_analysis_at = case when $2::jsonb is not null then now() else last_complete_analysis_at end,
+  last_analysis_result = coalesce($2::jsonb, last_analysis_result)
+where id = 1 and worker = $1`,
+};
+
+export function createDatapipeStore(db: Queryable) {
+  return {
+    async createJob(userId: string | null, clientId: string | null, instance: string): Promise<IngestJobModel> {
+      return (await db.query<IngestJobModel>(SQL.createJob, [userId, clientId, instance]))[0]!;
+    },
+    async getJob(id: number): Promise<IngestJobModel | undefined> {
+      return (await db.query<IngestJobModel>(SQL.getJob, [id]))[0];
+    },
+    async listJobs(
+      filter: { userId?: string | null; clientId?: string | null },
+      skip: number,
+      limit: number,
+    ): Promise<{ total: number; jobs: IngestJobModel[] }> {
+      const rows = await db.query<IngestJobModel & { total: number }>(SQL.listJobs, [
+        filter.userId ?? null,
+        filter.clientId ?? null,
+        skip,
+        limit,
+      ]);
+      return { total: rows[0]?.total ?? 0, jobs: rows.map(({ total: _t, ...j }) => j) };
+    },
+    async addFile(
+      jobId: number,
+      f: { path: string; originalName: string; contentType: string; sizeBytes: number },
+    ): Promise<IngestFileModel> {
+      return (await db.query<IngestFileModel>(SQL.addFile, [jobId, f.path, f.originalName, f.contentType, f.sizeBytes]))[0]!;
+    },
+    filesOf: (jobId: number) => db.query<IngestFileModel>(SQL.filesOf, [jobId]),
+    async setJobStatus(id: number, status: number, message: string, ended = false): Promise<IngestJobModel | undefined> {
+      return (await db.query<IngestJobModel>(SQL.setJobStatus, [id, status, message, ended]))[0];
+    },
+    async claimJob(instance: string): Promise<IngestJobModel | undefined> {
+      return (await db.query<IngestJobModel>(SQL.claimJob, [instance]))[0];
+    },
+    async fileDone(id: number, status: number, error: string | null, result: unknown): Promise<void> {
+      await db.execute(SQL.fileDone, [id, status, error, result === null ? null : JSON.stringify(result)]);
+    },
+    async countFailed(jobId: number): Promise<IngestJobModel> {
+      return (await db.query<IngestJobModel>(SQL.countFailed, [jobId]))[0]!;
+    },
+    jobsInStatus: (status: number) => db.query<IngestJobModel>(SQL.jobsInStatus, [status]),
+    async state(): Promise<DatapipeStateModel> {
+      return (await db.query<DatapipeStateModel>(SQL.state))[0]!;
+    },
+    async requestAnalysis(by: string): Promise<void> {
+      await db.execute(SQL.requestAnalysis, [by]);
+    },
+    async claim(worker: string, status: 'ingesting' | 'analyzing'): Promise<boolean> {
+      return (await db.query(SQL.claim, [worker, status])).length > 0;
+    },
+    async heartbeat(worker: string): Promise<void> {
+      await db.execute(SQL.heartbeat, [worker]);
+    },
+    async release(worker: string, analysisResult?: unknown): Promise<void> {
+      await db.execute(SQL.release, [worker, analysisResult === undefined ? null : JSON.stringify(analysisResult)]);
+    },
+  };
+}
+
+export type DatapipeStore = ReturnType<typeof createDatapipeStore>;
