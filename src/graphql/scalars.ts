@@ -1,4 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { StagedFile } from '../services/staged-file.js';
 
 /** RFC 3339 timestamps in and out; resolvers work with Date. */
 export const DateTime = new GraphQLScalarType<Date, string>({
@@ -50,5 +51,31 @@ export const JSONScalar = new GraphQLScalarType({
       default:
         return undefined;
     }
+  },
+});
+
+/** A File from a multipart request (yoga's own File implementation). JSON values never have methods. */
+function isFileLike(v: unknown): v is File {
+  const f = v as { stream?: unknown; arrayBuffer?: unknown; name?: unknown };
+  return (
+    !!v && typeof v === 'object' && typeof f.stream === 'function' && typeof f.arrayBuffer === 'function' && typeof f.name === 'string'
+  );
+}
+
+/**
+ * Uploaded files: a StagedFile the REST layer spooled to disk, or a File from a GraphQL multipart request.
+ * Plain JSON values are refused, so a client can never make the server read a path it names.
+ */
+export const Upload = new GraphQLScalarType({
+  name: 'Upload',
+  serialize: () => {
+    throw new GraphQLError('Upload is an input-only scalar');
+  },
+  parseValue(value) {
+    if (value instanceof StagedFile || isFileLike(value)) return value;
+    throw new GraphQLError('Upload must be a file sent as a multipart request');
+  },
+  parseLiteral() {
+    throw new GraphQLError('Upload must be a file sent as a multipart request');
   },
 });

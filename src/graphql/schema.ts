@@ -5,6 +5,8 @@ import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from '../generated/graphql.js';
 import { applyAuthDirectives } from './directives/auth.js';
 import { commonResolvers } from './resolvers/common.js';
+import { datapipeResolvers } from './resolvers/datapipe.js';
+import { graphResolvers } from './resolvers/graph.js';
 import { identityResolvers } from './resolvers/identity.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
@@ -18,7 +20,7 @@ export function loadTypeDefs(): string[] {
     .map((f) => fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8'));
 }
 
-const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers];
+const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers, graphResolvers, datapipeResolvers];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */
 export function buildSchema(): GraphQLSchema {

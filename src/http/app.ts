@@ -1,3 +1,4 @@
+import path from 'node:path';
 import express, { type Express } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
@@ -12,7 +13,7 @@ import { ROUTES } from '../rest/routes/index.js';
 import type { OperationRunner } from '../rest/run.js';
 import type { Services } from '../services/index.js';
 import { authenticate } from './authenticate.js';
-import { readBody } from './body.js';
+import { readBody, readUpload } from './body.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { createGraphQLHandler } from './graphql.js';
 import { prefer } from './prefer.js';
@@ -63,11 +64,20 @@ export function buildApp(deps: AppDeps): Express {
     baseUrl: config.rootUrl,
     limiter,
     authenticate: auth,
-    bodyReader: (route: RestRoute) => readBody(route.body === 'json' || route.body === 'multipart' ? route.body : 'none', bodyOpts),
+    bodyReader: (route: RestRoute) =>
+      route.body === 'upload'
+        ? readUpload({ dir: path.join(config.dataDir, 'uploads', 'incoming'), maxBytes: config.maxUploadBytes })
+        : readBody(route.body === 'json' || route.body === 'multipart' ? route.body : 'none', bodyOpts),
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log);
-  app.all('/graphql', limiter('/graphql'), readBody('json', bodyOpts), auth, (req, res) => yoga(req, res, { req, res }));
+  app.all(
+    '/graphql',
+    limiter('/graphql'),
+    readBody('graphql', { ...bodyOpts, multipartMaxBytes: config.maxUploadBytes }),
+    auth,
+    (req, res) => yoga(req, res, { req, res }),
+  );
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));

@@ -1,26 +1,45 @@
 import type { NextFunction, Request, Response } from 'express';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { once } from 'node:events';
 import zlib from 'node:zlib';
-import { badRequest, tooLarge, unsupportedMedia } from '../errors.js';
+import { AppError, badRequest, tooLarge, unsupportedMedia } from '../errors.js';
 import { MSG } from '../messages.js';
 import type { BodyKind } from '../rest/route.js';
+import { StagedFile } from '../services/staged-file.js';
 
 export interface BodyOptions {
   /** Largest accepted body, compressed or not. */
   maxBytes: number;
 }
 
-/** Reads the whole body into memory, refusing more than `max` bytes (413) as early as the headers allow. */
-async function readRaw(req: Request, max: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? NaN);
-  if (declared > max) throw tooLarge('middleware', `${MSG.bodyTooLarge} (limit ${max} bytes)`);
-  const chunks: Buffer[] = [];
+/**
+ * A 413 that ends the connection once sent, after which the rest of the body is discarded. The request stream is
+ * not destroyed, which would reset the connection before the client reads the answer.
+ */
+function refuse(req: Request, res: Response, max: number): AppError {
+  res.setHeader('Connection', 'close');
+  req.resume();
+  return tooLarge('middleware', `${MSG.bodyTooLarge} (limit ${max} bytes)`);
+}
+
+/** The body's chunks, stopping (without destroying the stream) once more than `max` bytes arrived. */
+async function* chunks(req: Request, res: Response, max: number): AsyncGenerator<Buffer> {
+  if (Number(req.headers['content-length'] ?? NaN) > max) throw refuse(req, res, max);
   let size = 0;
-  for await (const chunk of req) {
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
-    if (size > max) throw tooLarge('middleware', `${MSG.bodyTooLarge} (limit ${max} bytes)`);
-    chunks.push(chunk as Buffer);
+    if (size > max) throw refuse(req, res, max);
+    yield chunk as Buffer;
   }
-  return Buffer.concat(chunks);
+}
+
+/** Reads the whole body into memory, refusing more than `max` bytes (413) as early as the headers allow. */
+async function readRaw(req: Request, res: Response, max: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of chunks(req, res, max)) parts.push(chunk);
+  return Buffer.concat(parts);
 }
 
 /** Undoes Content-Encoding (gzip, deflate) with the same size limit on the result, so a small bomb stays small. */
@@ -46,13 +65,20 @@ const isJson = (type: string | undefined) => !!type && /^application\/([\w.+-]*\
  *   none       read (a signature may still cover it) but not interpreted
  *   multipart  kept raw for the route's form parser
  */
-export function readBody(kind: Exclude<BodyKind, 'upload'>, opts: BodyOptions) {
-  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
-    const raw = await readRaw(req, opts.maxBytes);
+export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const type = req.headers['content-type'];
+    const multipart = !!type && /^multipart\/form-data/i.test(type);
+    // GraphQL multipart requests carry files; they may be as large as uploads.
+    const max = kind === 'graphql' && multipart ? (opts.multipartMaxBytes ?? opts.maxBytes) : opts.maxBytes;
+    const raw = await readRaw(req, res, max);
     req.bodySource = { kind: 'buffer', data: raw };
     req.body = undefined;
     if (raw.length === 0 || kind === 'none') return next();
-    const type = req.headers['content-type'];
+    if (kind === 'graphql' && multipart) {
+      req.body = raw; // graphql-yoga parses the multipart request from the bytes
+      return next();
+    }
     if (kind === 'multipart') {
       if (!type || !/^multipart\/form-data/i.test(type))
         throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
@@ -66,6 +92,39 @@ export function readBody(kind: Exclude<BodyKind, 'upload'>, opts: BodyOptions) {
       req.body = JSON.parse(text);
     } catch (err) {
       throw badRequest('middleware', `${MSG.badJson} ${(err as Error).message}`);
+    }
+    next();
+  };
+}
+
+/**
+ * Upload routes: the body streams to a file in `dir` (never whole in memory), at most `maxBytes` (413), and is left
+ * as sent (gzip stays gzip; ingest recognises it). A signature is then verified over the file. The file is
+ * removed when the response ends unless the upload took it over.
+ */
+export function readUpload(opts: { dir: string; maxBytes: number }) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    fs.mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
+    const file = path.join(opts.dir, `upload-${crypto.randomUUID()}`);
+    res.once('close', () => fs.rm(file, { force: true }, () => undefined));
+    let size = 0;
+    const out = fs.createWriteStream(file, { mode: 0o600 });
+    try {
+      for await (const chunk of chunks(req, res, opts.maxBytes)) {
+        size += chunk.length;
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+    } finally {
+      out.end();
+      await once(out, 'close');
+    }
+    req.bodySource = { kind: 'file', path: file };
+    if (size > 0) {
+      const disposition = /filename="?([^";]+)"?/i.exec(String(req.headers['content-disposition'] ?? ''))?.[1];
+      const type = String(req.headers['content-type'] ?? '');
+      const fallback = /zip/i.test(type) ? 'upload.zip' : /gzip/i.test(type) ? 'upload.json.gz' : 'upload.json';
+      const name = path.basename(disposition ?? String(req.headers['x-file-name'] ?? '')) || fallback;
+      req.upload = new StagedFile(file, size, String(req.headers['content-type'] ?? 'application/octet-stream'), name);
     }
     next();
   };

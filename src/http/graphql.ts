@@ -32,7 +32,8 @@ export function createGraphQLHandler(schema: GraphQLSchema, contextFactory: Cont
       maskError(error) {
         const app = asAppError(error);
         if (app) return error as Error;
-        if (error instanceof GraphQLError && !error.originalError) return error;
+        // GraphQL's own errors (validation, variable coercion) describe the request and are safe to show.
+        if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
         log.error({ err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'graphql resolver failed');
         return new GraphQLError(MSG.internal, { extensions: { code: 'INTERNAL', http: { status: 500 } } });
       },

@@ -20,16 +20,23 @@ export interface RestMountDeps {
  * → variables → the GraphQL operation → reshape. Handlers hold no rules of their own.
  */
 export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMountDeps): void {
+  const groups = new Map<string, RestRoute[]>();
   for (const route of routes) {
     if (!deps.runner.has(route.operation)) throw new Error(`route ${route.method} ${route.path}: unknown operation ${route.operation}`);
-    const needsCaller = !deps.runner.isPublic(route.operation);
+    const key = `${route.method} ${route.path}`;
+    groups.set(key, [...(groups.get(key) ?? []), route]);
+  }
+  for (const [key, group] of groups) {
+    const first = group[0]!;
+    if (group.length > 1 && group.some((r) => !r.when)) throw new Error(`routes ${key} share a path; each needs a "when"`);
+    const needsCaller = group.some((r) => !deps.runner.isPublic(r.operation));
     const editionGate = (_req: Request, _res: Response, next: NextFunction) => {
-      if (route.edition === 'enterprise' && deps.edition !== 'enterprise') throw notFound(route.context, MSG.notEnterprise);
+      if (first.edition === 'enterprise' && deps.edition !== 'enterprise') throw notFound(first.context, MSG.notEnterprise);
       next();
     };
     const handler = async (req: Request, res: Response) => {
       // Answer 401 before looking at parameters, as a caller without credentials learns nothing from a 400.
-      if (needsCaller && !req.session) throw unauthorized(route.context, MSG.notAuthenticated);
+      if (needsCaller && !req.session) throw unauthorized(first.context, MSG.notAuthenticated);
       const rreq: RestRequest = {
         params: req.params as Record<string, string>,
         query: req.query as Record<string, unknown>,
@@ -37,7 +44,9 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
         headers: req.headers,
         session: req.session ?? null,
         baseUrl: deps.baseUrl,
+        upload: req.upload,
       };
+      const route = group.find((r) => !r.when || r.when(rreq))!;
       const variables = route.variables ? await route.variables(rreq) : {};
       const data = await deps.runner.run<Record<string, unknown>>(route.operation, variables, deps.contextFactory(req));
       const out: RestResponse = route.reshape ? route.reshape(data, rreq) : { body: { data: Object.values(data)[0] } };
@@ -47,8 +56,8 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
       }
       send(res, out);
     };
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    app[method](route.path, deps.limiter(`${route.method} ${route.path}`), editionGate, deps.bodyReader(route), deps.authenticate, handler);
+    const method = first.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    app[method](first.path, deps.limiter(key), editionGate, deps.bodyReader(first), deps.authenticate, handler);
   }
 }
 

@@ -56,6 +56,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   const schema = buildSchema();
   const app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
+  services.start();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
@@ -68,6 +69,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     services,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.stop();
       await storage.close();
     },
   };

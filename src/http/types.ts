@@ -1,4 +1,5 @@
 import type { Session } from '../auth/session.js';
+import type { StagedFile } from '../services/staged-file.js';
 import type { BodySource } from '../services/tokens.js';
 
 declare global {
@@ -11,6 +12,8 @@ declare global {
       session?: Session | null;
       /** The body bytes exactly as received (what a request signature covers). */
       bodySource?: BodySource;
+      /** An upload route's body, spooled to disk. */
+      upload?: StagedFile;
       /** The request target as it arrived on the request line (path and query, still encoded). */
       rawTarget: string;
     }

@@ -49,6 +49,7 @@ export class JsonItemSplitter {
   // capture of one value (a data item or meta)
   private capture: { parts: Buffer[]; start: number; depth: number; kind: 'item' | 'meta'; scalar: boolean } | undefined;
 
+  private lastToken = 0; // last structural byte outside strings, to refuse trailing commas
   private sawData = false;
   private sawMeta = false;
 
@@ -123,6 +124,7 @@ export class JsonItemSplitter {
           break;
         case RBRACE:
         case RBRACKET: {
+          if (this.lastToken === COMMA && !this.capture) this.fail(`unexpected "${String.fromCharCode(b)}" after ","`, i);
           if (this.capture?.scalar && depth === this.capture.depth) this.endCapture(chunk, i);
           const open = this.stack.pop();
           if (open === undefined || (open === LBRACE) !== (b === RBRACE)) this.fail(`unexpected "${String.fromCharCode(b)}"`, i);
@@ -141,10 +143,13 @@ export class JsonItemSplitter {
         case COLON:
           break;
         default:
-          // a scalar value (number, true, false, null)
+          // a scalar value (number, true, false, null); it clears a pending comma
+          this.lastToken = 0;
           if (depth === 1 && this.currentKey?.toLowerCase() === 'meta') this.fail('"meta" must be an object', i);
           if (depth === 1 && this.currentKey?.toLowerCase() === 'data') this.fail('"data" must be an array', i);
       }
+      if (b !== 0x20)
+        this.lastToken = b === COMMA || b === LBRACE || b === LBRACKET || b === RBRACE || b === RBRACKET || b === COLON ? b : 0;
     }
     if (this.capture) this.capture.parts.push(chunk.subarray(this.capture.start));
     this.offset += chunk.length;

@@ -1,4 +1,5 @@
 import type { Session } from '../auth/session.js';
+import type { StagedFile } from '../services/staged-file.js';
 
 /** What a route's mapping functions may read of a request: already parsed, never the raw express objects. */
 export interface RestRequest {
@@ -9,6 +10,8 @@ export interface RestRequest {
   session: Session | null;
   /** scheme://host as the client addressed us. */
   baseUrl: string;
+  /** The body of an upload route, spooled to disk. */
+  upload?: StagedFile;
 }
 
 /** A response other than the default 200 JSON. */
@@ -38,6 +41,11 @@ export interface RestRoute {
   /** Area name used as the error `context`. */
   context: string;
   operation: string;
+  /**
+   * When several routes share a method and path, the first whose `when` holds serves the request (e.g. entity
+   * lists choose the list or the graph operation by `type`). Parameter errors thrown here are 400s as usual.
+   */
+  when?: (req: RestRequest) => boolean;
   body?: BodyKind;
   variables?: (req: RestRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** From the operation's data to the response; the default wraps the first field as `{data: …}`. */

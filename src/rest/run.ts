@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   execute,
+  GraphQLError,
   getOperationAST,
   Kind,
   parse,
   validate,
   type DocumentNode,
   type ExecutionResult,
-  type GraphQLError,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type FragmentDefinitionNode,
@@ -105,7 +105,8 @@ export function errorOf(errors: readonly GraphQLError[], ctx: GraphQLContext): A
     if (app) return app;
   }
   const first = errors[0]!;
-  if (!first.path && !first.originalError) return badRequest('request', first.message);
+  // Request errors (variable coercion) have no path; their cause, if any, is GraphQL's own.
+  if (!first.path && (!first.originalError || first.originalError instanceof GraphQLError)) return badRequest('request', first.message);
   ctx.log.error({ err: first.originalError ?? first, requestId: ctx.requestId }, 'operation failed unexpectedly');
   return internal('request', MSG.internal);
 }

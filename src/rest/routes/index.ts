@@ -1,5 +1,7 @@
 import type { RestRoute } from '../route.js';
+import { datapipeRoutes } from './datapipe.js';
+import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...identityRoutes];
+export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes];

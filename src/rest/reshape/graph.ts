@@ -1,0 +1,41 @@
+import type { RestResponse } from '../route.js';
+import { time } from '../shapes.js';
+
+type Json = Record<string, any>;
+
+/** NodeList → the API document's pagination envelope of paged node list entries. */
+export const nodeList = (l: Json): RestResponse => ({
+  body: {
+    count: l.totalCount,
+    skip: l.skip,
+    limit: l.limit,
+    data: l.nodes.map((n: Json) => ({ objectID: n.objectId, name: n.name, label: n.label, kinds: n.kinds })),
+  },
+});
+
+/** A path result: the Graph under `data`; how many paths and whether the cap cut them, as headers. */
+export const paths = (p: Json): RestResponse => ({
+  body: { data: p.graph },
+  headers: { 'Path-Count': String(p.pathCount), 'Paths-Truncated': String(p.truncated) },
+});
+
+export const job = (j: Json) => ({
+  id: j.id,
+  user_id: j.userId,
+  client_id: j.clientId,
+  status: j.status,
+  status_message: j.statusMessage,
+  start_time: j.startTime,
+  end_time: time(j.endTime),
+  last_ingest: time(j.lastIngest),
+  total_files: j.totalFiles,
+  failed_files: j.failedFiles,
+});
+
+export const datapipe = (s: Json) => ({
+  status: s.status,
+  analysis_requested: s.analysisRequested,
+  updated_at: s.updatedAt,
+  last_complete_analysis_at: time(s.lastCompleteAnalysisAt),
+  last_analysis_run_at: time(s.lastAnalysisRunAt),
+});
