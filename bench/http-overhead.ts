@@ -1,4 +1,5 @@
 import express from 'express';
+import { loadConfig } from '../src/config';
 import { buildSchema } from '../src/graphql/schema';
 import { buildApp } from '../src/http/app';
 import { OperationRunner } from '../src/rest/run';
@@ -14,20 +15,11 @@ export async function httpOverhead(): Promise<Record<string, unknown>> {
   const store = await benchDatabase();
   try {
     const config = {
-      port: 0,
-      host: '127.0.0.1',
-      dataDir: '',
-      edition: 'enterprise' as const,
+      ...loadConfig({}),
       rateLimitRps: 1_000_000,
-      allowTimeoutBypass: false,
-      rootUrl: 'http://bench',
       logLevel: 'silent',
-      sessionTtlHours: 8,
-      maxJsonBodyBytes: 1 << 20,
-      maxUploadBytes: 1 << 30,
-      collectorsDir: '',
-      graphDriver: 'pg' as const,
       adminPassword: 'bench-admin-password',
+      datapipePollMs: 0,
     };
     const services = await createServices({ db: store.db, config, log, clock: () => new Date(), storage: store.kind });
     await services.identity.ensureAdmin(config.adminPassword);

@@ -1,6 +1,9 @@
 import type { Express } from 'express';
 import request from 'supertest';
-import type { Config } from '../../src/config';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config';
 import { buildSchema } from '../../src/graphql/schema';
 import { buildApp } from '../../src/http/app';
 import { OperationRunner } from '../../src/rest/run';
@@ -12,20 +15,20 @@ export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
+    ...loadConfig({}),
     port: 0,
     host: '127.0.0.1',
-    dataDir: '/nonexistent',
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'gas-test-')),
     adminPassword: ADMIN_PASSWORD,
-    edition: 'enterprise',
     rateLimitRps: 10_000,
-    allowTimeoutBypass: false,
     rootUrl: 'http://gas.test',
     logLevel: 'silent',
-    sessionTtlHours: 8,
     maxJsonBodyBytes: 1024 * 1024,
     maxUploadBytes: 64 * 1024 * 1024,
     collectorsDir: '/nonexistent',
-    graphDriver: 'pg',
+    // Background work runs when a test asks for it (kicks, drain()), never on a timer.
+    datapipePollMs: 0,
+    indexCheckMs: 0,
     ...overrides,
   };
 }
@@ -58,7 +61,18 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   await services.identity.ensureAdmin(ADMIN_PASSWORD);
   const schema = buildSchema();
   const app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
-  return { app, services, config, clock, testDb, close: () => testDb.drop() };
+  return {
+    app,
+    services,
+    config,
+    clock,
+    testDb,
+    async close() {
+      await services.stop();
+      await testDb.drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Logs in through the real endpoint and returns the session JWT. */

@@ -59,3 +59,9 @@ describe('streaming JSON splitter', () => {
     expect(() => split('{\n"data": [\n{"a": 1},\n{"a": tru}\n]}')).toThrow(/line 4/);
   });
 });
+
+describe('streaming JSON splitter strictness', () => {
+  it.each(['{"data": [{"a": 1},]}', '{"meta": {"type": "users"}, "data": [],}'])('refuses a trailing comma: %s', (doc) => {
+    expect(() => split(doc)).toThrow(/after ","/);
+  });
+});
