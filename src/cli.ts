@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
+import path from 'node:path';
+import { Presets, SingleBar } from 'cli-progress';
+import { generateSharpHound } from './generate/sharphound.js';
+import { ingestPath } from './ingest/ingest-path.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { embeddedInfoFile } from './db/embedded.js';
@@ -18,6 +22,10 @@ commands:
                                           create a user (password from --password or GAS_USER_PASSWORD)
   token create --user <name> [--name <n>] [--json]
                                           issue an API token for a user; prints {id, key, user_id} with --json
+  ingest <file|dir|zip>… [--no-analysis]  ingest SharpHound/AzureHound JSON (or zips, or gzip) and analyse
+  analyze                                 run analysis now
+  generate --users <n> --out <dir> [--seed <s>] [--aces <n>]
+                                          write generated SharpHound v6 files for one domain
 
 configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, EDITION, …`;
 
@@ -124,12 +132,82 @@ export async function main(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    case 'ingest': {
+      const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { 'no-analysis': { type: 'boolean' } } });
+      if (!positionals.length) throw new UsageError('gas ingest <file|dir|zip>… [--no-analysis]');
+      const files = positionals.flatMap((p) =>
+        fs.statSync(p).isDirectory()
+          ? fs
+              .readdirSync(p)
+              .filter((f) => /\.(json|zip|gz)$/i.test(f))
+              .map((f) => path.join(p, f))
+          : [p],
+      );
+      const failed = await withServices(config, log, (s) => ingestFiles(s, files, !values['no-analysis']));
+      return failed ? 1 : 0;
+    }
+    case 'analyze': {
+      const result = await withServices(config, log, (s) => s.datapipe.analyzeNow('gas analyze'));
+      process.stdout.write(JSON.stringify(result) + '\n');
+      return 0;
+    }
+    case 'generate': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { users: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, aces: { type: 'string' } },
+      });
+      const users = Number(values.users);
+      if (!values.out || !Number.isInteger(users) || users < 1)
+        throw new UsageError('gas generate --users <n> --out <dir> [--seed <s>] [--aces <n>]');
+      const r = generateSharpHound(values.out, {
+        users,
+        seed: Number(values.seed ?? 1),
+        acesPerObject: values.aces ? Number(values.aces) : undefined,
+      });
+      process.stdout.write(JSON.stringify({ files: r.files, objects: r.objects, bytes: r.bytes }) + '\n');
+      return 0;
+    }
     default:
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
 }
 
 class UsageError extends Error {}
+
+/** Ingests files with a progress bar (objects per second), then analyses; returns the number of failed files. */
+async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files: string[], analyse: boolean): Promise<number> {
+  const bar = new SingleBar(
+    {
+      format: '{file} {bar} {value} objects | {rate} objects/s',
+      hideCursor: true,
+      clearOnComplete: false,
+      stopOnComplete: true,
+      noTTYOutput: !process.stderr.isTTY,
+      stream: process.stderr,
+    },
+    Presets.shades_classic,
+  );
+  let failed = 0;
+  for (const file of files) {
+    const started = Date.now();
+    bar.start(0, 0, { file: path.basename(file), rate: 0 });
+    const result = await ingestPath(s.graphStore, file, {
+      onProgress: (n) => {
+        bar.setTotal(Math.max(n, 1));
+        bar.update(n, { rate: Math.round(n / Math.max((Date.now() - started) / 1000, 0.001)) });
+      },
+    });
+    bar.stop();
+    for (const e of result.errors) process.stderr.write(`gas: ${e.message}\n`);
+    failed += result.errors.length;
+    for (const f of result.files)
+      process.stdout.write(
+        JSON.stringify({ file: f.file, type: f.type, objects: f.objects, nodes: f.nodes, edges: f.edges, ms: Date.now() - started }) + '\n',
+      );
+  }
+  if (analyse) process.stdout.write(JSON.stringify({ analysis: await s.datapipe.analyzeNow('gas ingest') }) + '\n');
+  return failed;
+}
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(

@@ -269,6 +269,13 @@ export function createDatapipeService(deps: DatapipeDeps) {
     },
 
     status: (): Promise<DatapipeStateModel> => store.state(),
+
+    /** Requests analysis and runs it in this process (command line); returns the run's result. */
+    async analyzeNow(by: string): Promise<unknown> {
+      await store.requestAnalysis(by);
+      await this.drain();
+      return (await store.state()).lastAnalysisResult;
+    },
   };
 }
 

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createTestApp, signed, type TestApp } from '../helpers/app';
 import { runCli } from '../helpers/cli';
 
@@ -27,6 +30,45 @@ describe('gas command line', () => {
     expect(call.status).toBe(200);
     expect(call.body.data.principal_name).toBe('collector-admin');
   }, 60_000);
+
+  it('generates SharpHound files, ingests a directory of them and analyses', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-gen-'));
+    try {
+      const gen = await runCli(['generate', '--users', '40', '--out', dir], env());
+      expect(gen.code).toBe(0);
+      expect(JSON.parse(gen.stdout)).toMatchObject({
+        objects: 40 + 40 + 8 + 2 + 2 + 1,
+        files: expect.arrayContaining([path.join(dir, 'users.json')]),
+      });
+      const res = await runCli(['ingest', dir], env());
+      expect(res.code).toBe(0);
+      const lines = res.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(
+        lines
+          .filter((l) => l.file)
+          .map((l) => l.type)
+          .sort(),
+      ).toEqual(['computers', 'domains', 'gpos', 'groups', 'ous', 'users']);
+      expect(lines.find((l) => l.type === 'users')).toMatchObject({ objects: 40 });
+      expect(lines.at(-1).analysis).toMatchObject({
+        edges: expect.objectContaining({ AdminTo: expect.any(Number) }),
+        tierZero: expect.any(Number),
+      });
+      const users = await t.testDb.db.query<{ n: number }>(
+        `select count(*)::int as n from graph_nodes where objectid like 'S-1-5-21-1000000001-2000000002-3000000003-1%'`,
+      );
+      expect(users[0]!.n).toBe(40);
+      // A broken file is reported by name and the exit code says so.
+      fs.writeFileSync(path.join(dir, 'broken.json'), '{"meta": {"type": "users"}, "data": [');
+      const bad = await runCli(['ingest', path.join(dir, 'broken.json'), '--no-analysis'], env());
+      expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/broken\.json: malformed JSON/) });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('explains bad usage and bad configuration', async () => {
     expect(await runCli(['token', 'create'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('gas token create --user') });

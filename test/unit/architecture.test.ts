@@ -41,6 +41,7 @@ const ALLOWED: Record<string, string[]> = {
   rest: ['auth', 'graphql', 'services'],
   http: ['auth', 'auth/strategies', 'db', 'graphql', 'rest', 'services'],
   neo4j: ['graph', 'db'],
+  generate: [],
 };
 const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
   db: /^(express|graphql|graphql-yoga|@graphql-tools)/,
