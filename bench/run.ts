@@ -1,8 +1,12 @@
 import { httpOverhead } from './http-overhead';
+import { ingestBench } from './ingest';
+import { pathsBench } from './paths';
 
 /** `npm run bench [name…]`: runs the named benchmarks (all by default) and prints one JSON object per benchmark. */
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
+  paths: pathsBench,
+  ingest: ingestBench,
 };
 
 async function main() {

@@ -39,7 +39,7 @@ export interface IngestOptions {
   onProgress?: (objects: number) => void;
 }
 
-const FLUSH_OBJECTS = 1000;
+const FLUSH_OBJECTS = 2500;
 const SUPPORTED = new Set([...Object.keys(FILE_KINDS), 'sessions', 'deleted', 'azure']);
 
 /**

@@ -24,18 +24,17 @@ on conflict (objectid) do update
 set kind_ids = array(select distinct x from unnest(n.kind_ids || excluded.kind_ids) as u(x) order by 1),
     properties = n.properties || excluded.properties`;
 
-// Edge endpoints that are not in the graph yet: created with their referenced kind; an existing node only gains
-// the kind when it has no type of its own yet (it was itself a placeholder of unknown type).
+// Edge endpoints that are not in the graph yet: created with their referenced kind. An existing node is only
+// updated when it has no type of its own yet (it was itself a placeholder of unknown type): re-writing the hub
+// nodes every batch references (groups in most ACEs) would pile up row versions on a few hot rows.
 export const ENSURE_ENDPOINTS = /* SQL */ `-- graph.ensureEndpoints
 insert into graph_nodes as n (objectid, kind_ids, properties)
 select r.o, array(select distinct x::smallint from jsonb_array_elements_text(r.k) as t(x) order by 1),
        jsonb_build_object('objectid', r.o, 'lastseen', r.seen)
 from jsonb_to_recordset($1::jsonb) as r(o text, k jsonb, seen text)
 on conflict (objectid) do update
-set kind_ids = case when cardinality(n.kind_ids) <= 1
-                    then array(select distinct x from unnest(n.kind_ids || excluded.kind_ids) as u(x) order by 1)
-                    else n.kind_ids end,
-    properties = n.properties || jsonb_build_object('lastseen', excluded.properties -> 'lastseen')`;
+set kind_ids = array(select distinct x from unnest(n.kind_ids || excluded.kind_ids) as u(x) order by 1)
+where cardinality(n.kind_ids) <= 1 and not n.kind_ids @> excluded.kind_ids`;
 
 export const UPSERT_EDGES = /* SQL */ `-- graph.upsertEdges
 insert into graph_edges as e (start_id, end_id, kind_id, properties)

@@ -9,7 +9,7 @@ export interface GraphDb extends Queryable {
 }
 
 const SCAN_PAGE = 50_000;
-const WRITE_BATCH = 2_000;
+const WRITE_BATCH = 5_000;
 
 interface NodeRow {
   id: number;
