@@ -59,6 +59,8 @@ export interface GraphStore {
   counts(): Promise<{ nodes: number; edges: number }>;
   nodeByObjectId(objectid: string): Promise<GraphNode | undefined>;
   nodesByIds(ids: readonly number[]): Promise<GraphNode[]>;
+  /** Nodes for upper-cased object ids; unknown ids are simply absent from the result. */
+  nodesByObjectIds(objectids: readonly string[]): Promise<GraphNode[]>;
   /** Id, object id, name and kinds only (sorting and paging lists without loading properties). */
   nodeSummaries(ids: readonly number[]): Promise<NodeSummary[]>;
   edgesByTriples(triples: readonly EdgeTriple[]): Promise<GraphEdge[]>;

@@ -69,6 +69,11 @@ update ingest_jobs set status = $2, status_message = $3, end_time = case when $4
 where id = $1 returning ${JOB}`,
   claimJob: /* SQL */ `-- datapipe.claimJob
 select ${JOB} from ingest_jobs where status = 6 and instance = $1 order by id limit 1`,
+  // Collector jobs stream data while they run; their files are ingested as they arrive.
+  claimStreaming: /* SQL */ `-- datapipe.claimStreaming
+select ${JOB} from ingest_jobs j where status = 1 and client_id is not null and instance = $1
+  and exists (select 1 from ingest_files f where f.job_id = j.id and f.status = 0)
+order by id limit 1`,
   fileDone: /* SQL */ `-- datapipe.fileDone
 update ingest_files set status = $2, error = $3, result = $4, updated_at = now() where id = $1`,
   countFailed: /* SQL */ `-- datapipe.countFailed
@@ -130,6 +135,9 @@ export function createDatapipeStore(db: Queryable) {
     },
     async claimJob(instance: string): Promise<IngestJobModel | undefined> {
       return (await db.query<IngestJobModel>(SQL.claimJob, [instance]))[0];
+    },
+    async claimStreaming(instance: string): Promise<IngestJobModel | undefined> {
+      return (await db.query<IngestJobModel>(SQL.claimStreaming, [instance]))[0];
     },
     async fileDone(id: number, status: number, error: string | null, result: unknown): Promise<void> {
       await db.execute(SQL.fileDone, [id, status, error, result === null ? null : JSON.stringify(result)]);

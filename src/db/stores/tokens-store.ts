@@ -23,6 +23,8 @@ const GET_WITH_KEY = /* SQL */ `-- tokens.getWithKey
 select ${COLUMNS}, key from auth_tokens where id = $1 and deleted_at is null`;
 const LIST_FOR_USER = /* SQL */ `-- tokens.listForUser
 select ${COLUMNS} from auth_tokens where user_id = $1 and deleted_at is null order by created_at, id`;
+const FOR_CLIENT = /* SQL */ `-- tokens.forClient
+select ${COLUMNS} from auth_tokens where client_id = $1 and deleted_at is null order by created_at desc, id limit 1`;
 const DELETE = /* SQL */ `-- tokens.delete
 delete from auth_tokens where id = $1`;
 const DELETE_FOR_CLIENT = /* SQL */ `-- tokens.deleteForClient
@@ -44,6 +46,10 @@ export function createTokensStore(db: Queryable) {
     },
     async listForUser(userId: string): Promise<TokenModel[]> {
       return db.query<TokenModel>(LIST_FOR_USER, [userId]);
+    },
+    /** A client's current token (it has exactly one; regeneration replaces it). */
+    async forClient(clientId: string): Promise<TokenModel | undefined> {
+      return (await db.query<TokenModel>(FOR_CLIENT, [clientId]))[0];
     },
     async delete(id: string): Promise<boolean> {
       return (await db.execute(DELETE, [id])) > 0;

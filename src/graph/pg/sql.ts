@@ -61,6 +61,9 @@ const NODE_COLUMNS = /* SQL */ `n.id, n.objectid, n.kind_ids as "kindIds", n.pro
 export const NODE_BY_OBJECTID = /* SQL */ `-- graph.nodeByObjectId
 select ${NODE_COLUMNS} from graph_nodes n where n.objectid = $1`;
 
+export const NODES_BY_OBJECTIDS = /* SQL */ `-- graph.nodesByObjectIds
+select ${NODE_COLUMNS} from graph_nodes n where n.objectid = any($1::text[])`;
+
 export const NODES_BY_IDS = /* SQL */ `-- graph.nodesByIds
 select ${NODE_COLUMNS} from graph_nodes n where n.id = any($1::bigint[])`;
 

@@ -57,6 +57,11 @@ export class PgGraphStore implements GraphStore {
     return row && (await this.toNodes([row]))[0];
   }
 
+  async nodesByObjectIds(objectids: readonly string[]): Promise<GraphNode[]> {
+    if (!objectids.length) return [];
+    return this.toNodes(await this.db.query<NodeRow>(SQL.NODES_BY_OBJECTIDS, [objectids]));
+  }
+
   async nodesByIds(ids: readonly number[]): Promise<GraphNode[]> {
     if (!ids.length) return [];
     return this.toNodes(await this.db.query<NodeRow>(SQL.NODES_BY_IDS, [ids]));
