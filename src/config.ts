@@ -38,6 +38,7 @@ const schema = z.object({
     .default(4 * 1024 * 1024 * 1024),
   COLLECTORS_DIR: z.string().default('./collectors'),
   DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
   INDEX_CHECK_MS: z.coerce.number().int().min(0).default(1000),
   GRAPH_DRIVER: z.enum(['pg', 'neo4j']).default('pg'),
   NEO4J_URI: z.string().optional(),
@@ -63,6 +64,8 @@ export type Config = {
   collectorsDir: string;
   /** How often the data pipeline looks for work requested elsewhere (other replicas); 0 = only when asked. */
   datapipePollMs: number;
+  /** How often the scheduler turns due collection events into jobs (0 = never on its own). */
+  schedulerPollMs: number;
   /** How often the path index compares the graph generation (to notice other replicas' writes). */
   indexCheckMs: number;
   graphDriver: 'pg' | 'neo4j';
@@ -100,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),
     datapipePollMs: e.DATAPIPE_POLL_MS,
+    schedulerPollMs: e.SCHEDULER_POLL_MS,
     indexCheckMs: e.INDEX_CHECK_MS,
     graphDriver: e.GRAPH_DRIVER,
     neo4j: e.GRAPH_DRIVER === 'neo4j' ? { uri: e.NEO4J_URI!, user: e.NEO4J_USER!, password: e.NEO4J_PASSWORD! } : undefined,

@@ -39,9 +39,10 @@ export interface DatapipeDeps {
   log: Logger;
   /** How often to look for work other replicas requested; 0 = only when kicked. */
   pollMs: number;
-  /** Called when a job finished ingest and analysis (collector jobs close with it). */
-  onJobFinished?: (job: IngestJobModel, files: IngestFileModel[]) => Promise<void>;
 }
+
+/** Called when a job finished ingest and analysis (collector jobs close with it). */
+export type JobFinishedListener = (job: IngestJobModel, files: IngestFileModel[]) => Promise<void>;
 
 const CONTEXT = 'file-upload';
 
@@ -56,6 +57,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  const finishedListeners: JobFinishedListener[] = [];
 
   const owns = (s: Session, job: IngestJobModel) =>
     s.kind === 'client' ? job.clientId === s.clientId : job.userId === s.userId || s.permissions.has(PERMISSIONS.AuthManageUsers);
@@ -75,7 +77,8 @@ export function createDatapipeService(deps: DatapipeDeps) {
     }
   }
 
-  async function ingestJob(job: IngestJobModel): Promise<void> {
+  /** Ingests the job's files that have not been ingested yet, each in its own transaction. */
+  async function ingestPendingFiles(job: IngestJobModel): Promise<void> {
     const files = (await store.filesOf(job.id)).filter((f) => f.status === 0);
     for (const f of files) {
       try {
@@ -94,6 +97,10 @@ export function createDatapipeService(deps: DatapipeDeps) {
         fs.rmSync(f.path, { force: true });
       }
     }
+  }
+
+  async function ingestJob(job: IngestJobModel): Promise<void> {
+    await ingestPendingFiles(job);
     const updated = await store.countFailed(job.id);
     await store.setJobStatus(
       job.id,
@@ -121,16 +128,23 @@ export function createDatapipeService(deps: DatapipeDeps) {
           ? `${files.length - failed.length} of ${files.length} files ingested; failed: ${failed.map((f) => f.error).join('; ')}`
           : `${files.length} files ingested and analyzed`;
       const done = await store.setJobStatus(job.id, status, message.slice(0, 4000), true);
-      if (done && deps.onJobFinished) await deps.onJobFinished(done, files);
+      for (const listener of done ? finishedListeners : []) {
+        await listener(done!, files).catch((err) => log.error({ err, job: job.id }, 'a job-finished listener failed'));
+      }
     }
   }
 
   /** One pass: ingest this process's ended jobs, then run analysis if one was requested. */
   async function runOnce(): Promise<void> {
-    if ((await store.claimJob(instance)) && (await store.claim(instance, 'ingesting'))) {
+    const work = async () => (await store.claimJob(instance)) ?? (await store.claimStreaming(instance));
+    if ((await work()) && (await store.claim(instance, 'ingesting'))) {
       try {
         await withHeartbeat(async () => {
-          for (let job = await store.claimJob(instance); job; job = await store.claimJob(instance)) {
+          for (let job = await work(); job; job = await work()) {
+            if (job.status === JOB_STATUS.running) {
+              await ingestPendingFiles(job);
+              continue;
+            }
             await store.setJobStatus(job.id, JOB_STATUS.ingesting, 'ingesting');
             await ingestJob(job);
           }
@@ -182,6 +196,11 @@ export function createDatapipeService(deps: DatapipeDeps) {
   return {
     instance,
 
+    /** Registers a listener for jobs that finished ingest and analysis. */
+    whenJobFinished(listener: JobFinishedListener): void {
+      finishedListeners.push(listener);
+    },
+
     start(): void {
       if (deps.pollMs > 0) timer = setInterval(() => void kick(), deps.pollMs);
       void kick();
@@ -225,12 +244,23 @@ export function createDatapipeService(deps: DatapipeDeps) {
         fs.rmSync(target, { force: true });
         throw badRequest(CONTEXT, 'The uploaded file is empty.');
       }
-      return store.addFile(jobId, {
+      const added = await store.addFile(jobId, {
         path: target,
         originalName: file.name || `upload-${Date.now()}.json`,
         contentType: file instanceof StagedFile ? file.contentType : file.type,
         sizeBytes: size,
       });
+      // Collectors stream batches while they run: ingest them now rather than piling them up until the end.
+      if (s.kind === 'client') void kick();
+      return added;
+    },
+
+    /** Ends a running job that received no files: nothing to ingest or analyse. */
+    async discardUpload(s: Session, jobId: number, message: string): Promise<IngestJobModel> {
+      const job = await ownJob(s, jobId);
+      if (job.status !== JOB_STATUS.running) throw badRequest(CONTEXT, `Upload job ${jobId} has already ended.`);
+      fs.rmSync(path.join(deps.uploadsDir, String(jobId)), { recursive: true, force: true });
+      return (await store.setJobStatus(jobId, JOB_STATUS.canceled, message, true))!;
     },
 
     /** Ends a job: its files are ingested, then analysis runs. */
@@ -255,6 +285,9 @@ export function createDatapipeService(deps: DatapipeDeps) {
     },
 
     job: ownJob,
+
+    /** Files of any job, without an ownership check (services that already checked it). */
+    filesOfJob: (jobId: number): Promise<IngestFileModel[]> => store.filesOf(jobId),
 
     async files(s: Session, jobId: number): Promise<IngestFileModel[]> {
       await ownJob(s, jobId);

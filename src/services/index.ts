@@ -19,6 +19,15 @@ import { GraphIndexHolder } from './graph-index-holder.js';
 import { createIdentityService } from './identity.js';
 import { createPermissionsService } from './permissions.js';
 import { createTokensService } from './tokens.js';
+import { createClientsStore } from '../db/stores/clients-store.js';
+import { createEventsStore } from '../db/stores/events-store.js';
+import { createJobsStore } from '../db/stores/jobs-store.js';
+import { createClientsService } from './clients.js';
+import { createCollectionJobsService } from './collection-jobs.js';
+import { createCollectorFiles } from './collector-files.js';
+import { createEventsService } from './events.js';
+import { createLoaders } from './loaders.js';
+import { createScheduler } from './scheduler.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -47,7 +56,8 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'identity' }),
   });
   const permissions = createPermissionsService(createPermissionsStore(db));
-  const tokens = createTokensService({ tokens: createTokensStore(db), principals, users, identity, clock });
+  const tokensStore = createTokensStore(db);
+  const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const graph = createGraphService({ store: graphStore, index: graphIndex });
@@ -59,6 +69,32 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
   });
+  const clientsStore = createClientsStore(db);
+  const clients = createClientsService({
+    clients: clientsStore,
+    tokensStore,
+    tokens,
+    tx: (fn) => db.tx(fn),
+    bindClients: createClientsStore,
+    bindTokens: createTokensStore,
+    clock,
+  });
+  tokens.setClientResolver((clientId, tokenId) => clients.resolveSession(clientId, tokenId));
+  const events = createEventsService({ events: createEventsStore(db), clients: clientsStore, clock });
+  const collectionJobs = createCollectionJobsService({
+    jobs: createJobsStore(db),
+    clients: clientsStore,
+    datapipe,
+    clock,
+    log: log.child({ module: 'jobs' }),
+  });
+  const scheduler = createScheduler({
+    tx: (fn) => db.tx(fn),
+    clock,
+    log: log.child({ module: 'scheduler' }),
+    pollMs: config.schedulerPollMs,
+  });
+  const collectorFiles = createCollectorFiles(config.collectorsDir);
 
   return {
     storage: d.storage,
@@ -70,11 +106,20 @@ export async function createServices(d: ServiceDeps) {
     graphIndex,
     graph,
     datapipe,
+    clients,
+    events,
+    collectionJobs,
+    scheduler,
+    collectorFiles,
+    /** Fresh batch loaders for one request. */
+    createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     /** Starts background work (the data pipeline); `serve` calls it, one-off commands do not. */
     start() {
       datapipe.start();
+      scheduler.start();
     },
     async stop() {
+      await scheduler.stop();
       await datapipe.stop();
     },
     async health() {

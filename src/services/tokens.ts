@@ -123,10 +123,10 @@ export function createTokensService(deps: TokensDeps) {
       return session;
     },
 
-    /** Issues a client-owned token (collectors service). */
-    async createForClient(clientId: string, name: string): Promise<CreatedToken> {
+    /** Issues a client-owned token (clients service), through `store` when inside its transaction. */
+    async createForClient(clientId: string, name: string, store: TokensStore = tokens): Promise<CreatedToken> {
       const key = newTokenKey();
-      const created = await tokens.create({ userId: null, clientId, name, key });
+      const created = await store.create({ userId: null, clientId, name, key });
       return { ...created, key };
     },
   };
