@@ -12,6 +12,7 @@ export function createContextFactory(services: Services, log: Logger, baseUrl: s
     edition: services.edition,
     log,
     baseUrl,
+    loaders: services.createLoaders(),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Session } from '../auth/session.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
+import type { Loaders } from '../services/loaders.js';
 
 /** What every resolver sees. Built by one factory for /graphql and for the REST routes alike. */
 export interface GraphQLContext {
@@ -11,4 +12,6 @@ export interface GraphQLContext {
   log: Logger;
   /** The externally visible base URL of this request (scheme://host), for links the service hands out. */
   baseUrl: string;
+  /** Batch loaders, fresh per request. */
+  loaders: Loaders;
 }

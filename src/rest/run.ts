@@ -43,15 +43,21 @@ export class OperationRunner {
     private readonly schema: GraphQLSchema,
     dir = OPERATIONS_DIR,
   ) {
-    for (const file of fs
+    const files = fs
       .readdirSync(dir)
       .filter((f) => f.endsWith('.graphql'))
-      .sort()) {
-      const source = fs.readFileSync(path.join(dir, file), 'utf8');
-      const doc = parse(source);
-      const fragments = new Map(
-        doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-      );
+      .sort()
+      .map((file) => ({ file, doc: parse(fs.readFileSync(path.join(dir, file), 'utf8')) }));
+    // Fragments are shared by every operation file; a name may be defined once.
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const { file, doc } of files) {
+      for (const d of doc.definitions) {
+        if (d.kind !== Kind.FRAGMENT_DEFINITION) continue;
+        if (fragments.has(d.name.value)) throw new Error(`${file}: fragment ${d.name.value} is defined twice`);
+        fragments.set(d.name.value, d);
+      }
+    }
+    for (const { file, doc } of files) {
       for (const def of doc.definitions) {
         if (def.kind !== Kind.OPERATION_DEFINITION) continue;
         const name = def.name?.value;

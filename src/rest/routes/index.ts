@@ -1,7 +1,8 @@
 import type { RestRoute } from '../route.js';
+import { collectorRoutes } from './collectors.js';
 import { datapipeRoutes } from './datapipe.js';
 import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes];
+export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes];
