@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     collectorsDir: '/nonexistent',
     // Background work runs when a test asks for it (kicks, drain()), never on a timer.
     datapipePollMs: 0,
+    schedulerPollMs: 0,
     indexCheckMs: 0,
     ...overrides,
   };
