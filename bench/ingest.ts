@@ -7,8 +7,11 @@ import { benchDatabase, ratio } from './harness';
 
 function child(args: string[]): Promise<{ ms: number; objects: number; edges: number; max_rss_mb: number }> {
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['--import', 'tsx', path.join(__dirname, 'ingest-child.ts'), ...args], { maxBuffer: 1 << 20 }, (err, stdout, stderr) =>
-      err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout)),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'ingest-child.ts'), ...args],
+      { maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
     ),
   );
 }
@@ -36,7 +39,11 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
       objects: ours.objects,
       edges_written: ours.edges,
       baseline_parse_whole_files: { ...baseline, objects_per_s: Math.round(baseline.objects / (baseline.ms / 1000)) },
-      ours_streaming_ingest: { ...ours, objects_per_s: Math.round(ours.objects / (ours.ms / 1000)), edges_per_s: Math.round(ours.edges / (ours.ms / 1000)) },
+      ours_streaming_ingest: {
+        ...ours,
+        objects_per_s: Math.round(ours.objects / (ours.ms / 1000)),
+        edges_per_s: Math.round(ours.edges / (ours.ms / 1000)),
+      },
       ratio_peak_rss: ratio(ours.max_rss_mb, baseline.max_rss_mb),
       ratio_throughput: ratio(baseline.ms, ours.ms),
     };

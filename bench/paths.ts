@@ -15,7 +15,10 @@ export async function pathsBench(): Promise<Record<string, unknown>> {
   try {
     const loadStarted = Date.now();
     await store.db.query(`insert into graph_kinds (name) select 'K' || g from generate_series(0, 4) g on conflict do nothing`);
-    await store.db.query(`insert into graph_nodes (objectid, kind_ids, properties) select 'N' || g, '{}', jsonb_build_object('objectid', 'N' || g) from generate_series(0, $1 - 1) g`, [n]);
+    await store.db.query(
+      `insert into graph_nodes (objectid, kind_ids, properties) select 'N' || g, '{}', jsonb_build_object('objectid', 'N' || g) from generate_series(0, $1 - 1) g`,
+      [n],
+    );
     await store.db.query(
       `insert into graph_edges (start_id, end_id, kind_id)
        select s, t, k from (
@@ -36,11 +39,16 @@ export async function pathsBench(): Promise<Record<string, unknown>> {
 
     // The same random pairs for both; pairs are store ids.
     let seed = 42;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pairs = Array.from({ length: 200 }, () => [index.dbId(Math.floor(next() * index.nodeCount)), index.dbId(Math.floor(next() * index.nodeCount))] as const);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pairs = Array.from(
+      { length: 200 },
+      () => [index.dbId(Math.floor(next() * index.nodeCount)), index.dbId(Math.floor(next() * index.nodeCount))] as const,
+    );
 
     const idxStarted = process.hrtime.bigint();
-    const idxCounts = pairs.map(([s, t]) => allShortestPaths(index, index.dense(s), index.dense(t), { kinds: null, maxPaths: 1000 }).paths.length);
+    const idxCounts = pairs.map(
+      ([s, t]) => allShortestPaths(index, index.dense(s), index.dense(t), { kinds: null, maxPaths: 1000 }).paths.length,
+    );
     const idxMs = Number(process.hrtime.bigint() - idxStarted) / 1e6;
 
     const sqlPairs = pairs.slice(0, Number(process.env.BENCH_SQL_PAIRS ?? 20));
