@@ -15,7 +15,8 @@ export function toGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[]
   const out: Record<string, unknown> = {};
   for (const n of nodes) {
     const kind = primaryKind(n.kinds);
-    const icon = icons(kind) ?? builtin(kind) ?? FALLBACK_ICON;
+    // A custom kind's icon wins over the built-in one, whichever of the node's kinds it is.
+    const icon = icons(kind) ?? n.kinds.map(icons).find(Boolean) ?? builtin(kind) ?? FALLBACK_ICON;
     const name = n.properties.name ?? n.properties.displayname ?? n.properties.objectid ?? 'NO NAME';
     out[String(n.id)] = {
       color: icon.color,

@@ -59,6 +59,8 @@ export interface GraphStore {
   counts(): Promise<{ nodes: number; edges: number }>;
   nodeByObjectId(objectid: string): Promise<GraphNode | undefined>;
   nodesByIds(ids: readonly number[]): Promise<GraphNode[]>;
+  /** Ids of the nodes that have any of the kinds. */
+  nodeIdsWithKinds(kinds: readonly string[]): Promise<number[]>;
   /** Nodes for upper-cased object ids; unknown ids are simply absent from the result. */
   nodesByObjectIds(objectids: readonly string[]): Promise<GraphNode[]>;
   /** Id, object id, name and kinds only (sorting and paging lists without loading properties). */

@@ -28,6 +28,8 @@ const LIST_ROLES = /* SQL */ `-- roles.list
 select id, name, description, created_at as "createdAt", updated_at as "updatedAt" from roles order by id`;
 const ROLE_BY_NAME = /* SQL */ `-- roles.getByName
 select id, name, description, created_at as "createdAt", updated_at as "updatedAt" from roles where lower(name) = lower($1)`;
+const ROLE_BY_ID = /* SQL */ `-- roles.getById
+select r.id, r.name, r.description, r.created_at as "createdAt", r.updated_at as "updatedAt" from roles r where r.id = $1`;
 const ROLE_PERMISSIONS = /* SQL */ `-- roles.permissions
 select rp.role_id as "roleId", p.id, p.authority, p.name,
        p.created_at as "createdAt", p.updated_at as "updatedAt", p.deleted_at as "deletedAt"
@@ -44,6 +46,9 @@ export function createPermissionsStore(db: Queryable) {
     },
     async listRoles(): Promise<RoleModel[]> {
       return db.query<RoleModel>(LIST_ROLES);
+    },
+    async roleById(id: number): Promise<RoleModel | undefined> {
+      return (await db.query<RoleModel>(ROLE_BY_ID, [id]))[0];
     },
     async roleByName(name: string): Promise<RoleModel | undefined> {
       return (await db.query<RoleModel>(ROLE_BY_NAME, [name]))[0];

@@ -28,8 +28,11 @@ select ${COLUMNS} from users u order by u.principal_name`;
 const COUNT = /* SQL */ `-- users.count
 select count(*)::int as n from users`;
 const CREATE = /* SQL */ `-- users.create
-insert into users (principal_name, email_address, first_name, last_name, secret_digest)
-values ($1, $2, $3, $4, $5) returning id`;
+insert into users (principal_name, email_address, first_name, last_name, secret_digest, sso_provider_id)
+values ($1, $2, $3, $4, $5, $6) returning id`;
+const BY_NAME_OR_EMAIL = /* SQL */ `-- users.byNameOrEmail
+select u.id, u.is_disabled as "isDisabled" from users u
+where lower(u.principal_name) = lower($1) or lower(u.email_address) = lower($1) order by (lower(u.principal_name) = lower($1)) desc limit 1`;
 const ADD_ROLE = /* SQL */ `-- users.addRole
 insert into users_roles (user_id, role_id) values ($1, $2) on conflict do nothing`;
 const ROLES_OF = /* SQL */ `-- users.roles
@@ -72,6 +75,7 @@ export function createUsersStore(db: Queryable) {
       firstName?: string | null;
       lastName?: string | null;
       secretDigest: string | null;
+      ssoProviderId?: number | null;
     }): Promise<string> {
       const rows = await db.query<{ id: string }>(CREATE, [
         u.principalName,
@@ -79,8 +83,13 @@ export function createUsersStore(db: Queryable) {
         u.firstName ?? null,
         u.lastName ?? null,
         u.secretDigest,
+        u.ssoProviderId ?? null,
       ]);
       return rows[0]!.id;
+    },
+    /** The user an SSO principal names: by user name, else by email address. */
+    async byNameOrEmail(principal: string): Promise<{ id: string; isDisabled: boolean } | undefined> {
+      return (await db.query<{ id: string; isDisabled: boolean }>(BY_NAME_OR_EMAIL, [principal]))[0];
     },
     async addRole(userId: string, roleId: number): Promise<void> {
       await db.execute(ADD_ROLE, [userId, roleId]);

@@ -64,6 +64,11 @@ select ${NODE_COLUMNS} from graph_nodes n where n.objectid = $1`;
 export const NODES_BY_OBJECTIDS = /* SQL */ `-- graph.nodesByObjectIds
 select ${NODE_COLUMNS} from graph_nodes n where n.objectid = any($1::text[])`;
 
+export const NODE_IDS_WITH_KINDS = /* SQL */ `-- graph.nodeIdsWithKinds
+select n.id from graph_nodes n
+where n.kind_ids && (select coalesce(array_agg(k.id), '{}') from graph_kinds k where k.name = any($1::text[]))
+order by n.id`;
+
 export const NODES_BY_IDS = /* SQL */ `-- graph.nodesByIds
 select ${NODE_COLUMNS} from graph_nodes n where n.id = any($1::bigint[])`;
 

@@ -62,6 +62,11 @@ export class PgGraphStore implements GraphStore {
     return this.toNodes(await this.db.query<NodeRow>(SQL.NODES_BY_OBJECTIDS, [objectids]));
   }
 
+  async nodeIdsWithKinds(kinds: readonly string[]): Promise<number[]> {
+    if (!kinds.length) return [];
+    return (await this.db.query<{ id: number }>(SQL.NODE_IDS_WITH_KINDS, [kinds])).map((r) => r.id);
+  }
+
   async nodesByIds(ids: readonly number[]): Promise<GraphNode[]> {
     if (!ids.length) return [];
     return this.toNodes(await this.db.query<NodeRow>(SQL.NODES_BY_IDS, [ids]));
