@@ -58,6 +58,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const finishedListeners: JobFinishedListener[] = [];
+  const analysisListeners: (() => Promise<void>)[] = [];
 
   const owns = (s: Session, job: IngestJobModel) =>
     s.kind === 'client' ? job.clientId === s.clientId : job.userId === s.userId || s.permissions.has(PERMISSIONS.AuthManageUsers);
@@ -166,6 +167,9 @@ export function createDatapipeService(deps: DatapipeDeps) {
         await store.release(instance, result ?? undefined);
         deps.index.invalidate();
       }
+      if (result) {
+        for (const listener of analysisListeners) await listener().catch((err) => log.error({ err }, 'an analysis listener failed'));
+      }
       await finishJobs(jobs, result);
       again = true; // a request that arrived during the run is picked up next
     }
@@ -199,6 +203,11 @@ export function createDatapipeService(deps: DatapipeDeps) {
     /** Registers a listener for jobs that finished ingest and analysis. */
     whenJobFinished(listener: JobFinishedListener): void {
       finishedListeners.push(listener);
+    },
+
+    /** Registers a listener for every successful analysis run (zones follow what analysis tagged). */
+    whenAnalysisFinished(listener: () => Promise<void>): void {
+      analysisListeners.push(listener);
     },
 
     start(): void {

@@ -51,7 +51,7 @@ const LISTS = {
 export type ListName = keyof typeof LISTS;
 
 /** Entity information, entity lists and attack paths, answered from the in-memory index and the graph store. */
-export function createGraphService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: IconLookup }) {
+export function createGraphService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: () => Promise<IconLookup> }) {
   const { store } = deps;
 
   async function nodeOfKind(context: string, objectId: string, kind?: string): Promise<GraphNode> {
@@ -79,8 +79,8 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     }));
     const ids = new Set([...nodeDense].map((d) => index.dbId(d)));
     for (const t of triples) ids.add(t.startId).add(t.endId);
-    const [nodes, edges] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples)]);
-    return toGraph(nodes, edges, deps.icons);
+    const [nodes, edges, icons] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples), deps.icons?.()]);
+    return toGraph(nodes, edges, icons);
   }
 
   return {

@@ -50,6 +50,18 @@ export async function createIdentityService(deps: IdentityDeps) {
     };
   }
 
+  async function startSession(userId: string, provider: string): Promise<LoginResult> {
+    const now = clock();
+    const expires = new Date(now.getTime() + deps.sessionTtlHours * 3600_000);
+    const session = await sessions.create(userId, provider, now, expires);
+    await users.touchLogin(userId, now);
+    const sessionToken = signSessionToken(
+      { sub: userId, jti: String(session.id), iat: Math.floor(now.getTime() / 1000), exp: Math.floor(expires.getTime() / 1000) },
+      jwtKey,
+    );
+    return { userId, sessionToken, authExpired: false };
+  }
+
   /** Creates a user with a password and one role; used by `gas user create` and the users mutation. */
   async function createUser(input: {
     principalName: string;
@@ -94,16 +106,35 @@ export async function createIdentityService(deps: IdentityDeps) {
         : (await verifyPassword(input.secret, DUMMY_DIGEST), false);
       if (!user || !ok) throw unauthorized(CONTEXT, INVALID_LOGIN);
       if (user.isDisabled) throw unauthorized(CONTEXT, 'This user is disabled.');
-      const now = clock();
-      const expires = new Date(now.getTime() + deps.sessionTtlHours * 3600_000);
-      const session = await sessions.create(user.id, 'secret', now, expires);
-      await users.touchLogin(user.id, now);
-      const sessionToken = signSessionToken(
-        { sub: user.id, jti: String(session.id), iat: Math.floor(now.getTime() / 1000), exp: Math.floor(expires.getTime() / 1000) },
-        jwtKey,
-      );
-      const authExpired = !!user.secretExpiresAt && user.secretExpiresAt.getTime() < now.getTime();
-      return { userId: user.id, sessionToken, authExpired };
+      const authExpired = !!user.secretExpiresAt && user.secretExpiresAt.getTime() < clock().getTime();
+      return { ...(await startSession(user.id, 'secret')), authExpired };
+    },
+
+    /** A session for a user someone else authenticated (the SAML callback, after validating the assertion). */
+    startSession,
+
+    /**
+     * The user an SSO principal maps to (by name, else email). Unknown principals are created with `roleId` when
+     * the provider auto-provisions (`roleId` set), else refused; disabled users are refused.
+     */
+    async ssoUser(principal: string, provider: { id: number; roleId: number | null }): Promise<string> {
+      const found = await users.byNameOrEmail(principal);
+      if (found?.isDisabled) throw forbidden('sso', 'This user is disabled.');
+      if (found) return found.id;
+      if (provider.roleId === null) throw forbidden('sso', `No user matches "${principal}" and this provider does not create users.`);
+      return deps.tx(async (q) => {
+        const txUsers = createUsersStore(q);
+        const role = await createPermissionsStore(q).roleById(provider.roleId!);
+        if (!role) throw forbidden('sso', 'The provider is configured with a role that no longer exists.');
+        const id = await txUsers.create({
+          principalName: principal,
+          emailAddress: principal.includes('@') ? principal : null,
+          secretDigest: null,
+          ssoProviderId: provider.id,
+        });
+        await txUsers.addRole(id, role.id);
+        return id;
+      });
     },
 
     /** Ends the JWT's session so the token stops working at once. A signed request has no session to end. */

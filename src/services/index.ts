@@ -28,6 +28,12 @@ import { createCollectorFiles } from './collector-files.js';
 import { createEventsService } from './events.js';
 import { createLoaders } from './loaders.js';
 import { createScheduler } from './scheduler.js';
+import { createCustomNodesStore } from '../db/stores/custom-nodes-store.js';
+import { createSsoStore } from '../db/stores/sso-store.js';
+import { createTagsStore } from '../db/stores/tags-store.js';
+import { createAssetGroupsService } from './asset-groups.js';
+import { createCustomNodesService } from './custom-nodes.js';
+import { createSsoService } from './sso.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -60,7 +66,8 @@ export async function createServices(d: ServiceDeps) {
   const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
-  const graph = createGraphService({ store: graphStore, index: graphIndex });
+  const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
+  const graph = createGraphService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),
     graph: graphStore,
@@ -95,6 +102,23 @@ export async function createServices(d: ServiceDeps) {
     pollMs: config.schedulerPollMs,
   });
   const collectorFiles = createCollectorFiles(config.collectorsDir);
+  const assetGroups = createAssetGroupsService({
+    store: createTagsStore(db),
+    graph: graphStore,
+    tx: (fn) => db.tx(fn),
+    bind: createTagsStore,
+    log: log.child({ module: 'asset-groups' }),
+  });
+  datapipe.whenAnalysisFinished(() => assetGroups.refreshAll());
+  const sso = createSsoService({
+    store: createSsoStore(db),
+    identity,
+    tx: (fn) => db.tx(fn),
+    bind: createSsoStore,
+    rootUrl: config.rootUrl,
+    clock,
+    log: log.child({ module: 'sso' }),
+  });
 
   return {
     storage: d.storage,
@@ -111,6 +135,9 @@ export async function createServices(d: ServiceDeps) {
     collectionJobs,
     scheduler,
     collectorFiles,
+    customNodes,
+    assetGroups,
+    sso,
     /** Fresh batch loaders for one request. */
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     /** Starts background work (the data pipeline); `serve` calls it, one-off commands do not. */

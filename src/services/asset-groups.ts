@@ -1,0 +1,292 @@
+import type { UserSession } from '../auth/session.js';
+import type { Queryable } from '../db/pool.js';
+import type { CertificationModel, Seed, SelectorModel, TagModel, TagsStore } from '../db/stores/tags-store.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import { primaryKind } from '../graph/kinds.js';
+import type { GraphStore } from '../graph/store.js';
+import type { Logger } from '../logger.js';
+import { paging } from './paging.js';
+
+const CONTEXT = 'asset-group-tags';
+
+/** Certification states of a member's selector row (BloodHound's newer numbering). */
+export const CERTIFICATION = { pending: 0, revoked: 1, certified: 2, automatic: 3 } as const;
+
+export interface MemberView {
+  id: number;
+  objectId: string;
+  name: string;
+  primaryKind: string;
+  kinds: string[];
+  tagId: number;
+  certified: number;
+  certifiedBy: string | null;
+}
+
+export interface CertificationSummary {
+  action: 'certify' | 'revoke';
+  changed: number[];
+  unchanged: number[];
+}
+
+export interface AssetGroupsDeps {
+  store: TagsStore;
+  graph: GraphStore;
+  tx: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
+  bind: (q: Queryable) => TagsStore;
+  log: Logger;
+}
+
+/** A text field: absent → undefined (400 when required); present → 1..max characters (0..max if it may be empty). */
+const text = (v: unknown, field: string, max: number, required: boolean, mayBeEmpty = false): string | undefined => {
+  if (v === undefined || v === null) {
+    if (required) throw badRequest(CONTEXT, `${field} is required.`);
+    return undefined;
+  }
+  if (typeof v !== 'string' || (!mayBeEmpty && !v.trim()) || v.length > max) {
+    throw badRequest(CONTEXT, `${field} must be a string of ${mayBeEmpty ? 0 : 1} to ${max} characters.`);
+  }
+  return v.trim();
+};
+const flag = (v: unknown, field: string): boolean | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw badRequest(CONTEXT, `${field} must be true or false.`);
+  return v;
+};
+
+function readSeeds(v: unknown, required: boolean): Seed[] | undefined {
+  if (v === undefined || v === null) {
+    if (required) throw badRequest(CONTEXT, 'seeds is required: [{type: "objectid" | "kind", value}].');
+    return undefined;
+  }
+  if (!Array.isArray(v) || v.length === 0 || v.length > 1000) throw badRequest(CONTEXT, 'seeds must be a list of 1 to 1000 seeds.');
+  return v.map((s, i) => {
+    const { type, value } = (s ?? {}) as Record<string, unknown>;
+    // BloodHound numbers seed types; 1 is an object id. Kinds are ours (BloodHound's 2 is a Cypher query).
+    const t = type === 1 || type === 'objectid' ? 'objectid' : type === 'kind' ? 'kind' : undefined;
+    if (!t) throw badRequest(CONTEXT, `seeds[${i}].type must be "objectid" (or 1) or "kind".`);
+    if (typeof value !== 'string' || !value.trim() || value.length > 200)
+      throw badRequest(CONTEXT, `seeds[${i}].value must be a non-empty string.`);
+    return { type: t, value: t === 'objectid' ? value.trim().toUpperCase() : value.trim() };
+  });
+}
+
+/** Zones and labels (asset group tags), their selectors and members, and member certification (endpoint 5). */
+export function createAssetGroupsService(deps: AssetGroupsDeps) {
+  const { store, graph } = deps;
+
+  async function tag(id: number): Promise<TagModel> {
+    const t = await store.getTag(id);
+    if (!t) throw notFound(CONTEXT, 'The requested asset group tag could not be found.');
+    return t;
+  }
+  async function selector(tagId: number, id: number): Promise<SelectorModel> {
+    const s = await store.getSelector(id);
+    if (!s || s.tagId !== tagId) throw notFound(CONTEXT, 'The requested selector could not be found.');
+    return s;
+  }
+  const nameTaken = (name: string) => (err: unknown) => {
+    if (err instanceof AppError && err.code === 'CONFLICT') throw conflict(CONTEXT, `A tag named "${name}" already exists.`);
+    throw err;
+  };
+
+  /** Re-evaluates one selector against the graph. Graph reads happen first: the sync is one statement. */
+  async function refresh(s: SelectorModel): Promise<void> {
+    const objectids = s.seeds.filter((x) => x.type === 'objectid').map((x) => x.value);
+    const kinds = s.seeds.filter((x) => x.type === 'kind').map((x) => x.value);
+    const [byId, byKind] = await Promise.all([graph.nodesByObjectIds(objectids), graph.nodeIdsWithKinds(kinds)]);
+    const ids = [...new Set([...byId.map((n) => n.id), ...byKind])];
+    await store.syncSelector(s.id, ids, s.autoCertify);
+  }
+
+  async function withNodes(
+    rows: { nodeId: number; tagId: number; certified: number; certifiedBy: string | null }[],
+  ): Promise<MemberView[]> {
+    const nodes = new Map((await graph.nodeSummaries(rows.map((r) => r.nodeId))).map((n) => [n.id, n]));
+    return rows.map((r) => {
+      const n = nodes.get(r.nodeId);
+      return {
+        id: r.nodeId,
+        objectId: n?.objectid ?? '',
+        name: n?.name ?? n?.objectid ?? '',
+        primaryKind: n ? primaryKind(n.kinds) : '',
+        kinds: n?.kinds ?? [],
+        tagId: r.tagId,
+        certified: r.certified,
+        certifiedBy: r.certifiedBy,
+      };
+    });
+  }
+
+  return {
+    listTags: () => store.listTags(),
+    getTag: tag,
+
+    async createTag(s: UserSession, input: Record<string, unknown>): Promise<TagModel> {
+      const type = input.type === 1 || input.type === 'zone' ? 1 : input.type === 2 || input.type === 'label' ? 2 : undefined;
+      if (!type) throw badRequest(CONTEXT, 'type must be "zone" (1) or "label" (2).');
+      const name = text(input.name, 'name', 250, true)!;
+      const position = input.position;
+      if (
+        position !== undefined &&
+        position !== null &&
+        (type !== 1 || typeof position !== 'number' || !Number.isInteger(position) || position < 2)
+      ) {
+        throw badRequest(CONTEXT, 'position is an integer of 2 or more, for zones only (Tier Zero is 1).');
+      }
+      const id = await store
+        .createTag({
+          type,
+          name,
+          description: text(input.description, 'description', 2000, false, true) ?? '',
+          position: (position as number | undefined) ?? null,
+          requireCertify: flag(input.requireCertify ?? input.require_certify, 'require_certify') ?? false,
+          actor: s.principalName,
+        })
+        .catch(nameTaken(name));
+      return tag(id);
+    },
+
+    async updateTag(s: UserSession, id: number, input: Record<string, unknown>): Promise<TagModel> {
+      await tag(id);
+      const name = text(input.name, 'name', 250, false);
+      await store
+        .updateTag(id, {
+          name,
+          description: text(input.description, 'description', 2000, false, true),
+          requireCertify: flag(input.requireCertify ?? input.require_certify, 'require_certify'),
+          actor: s.principalName,
+        })
+        .catch(nameTaken(name ?? ''));
+      return tag(id);
+    },
+
+    async deleteTag(id: number): Promise<void> {
+      const t = await tag(id);
+      if (t.type === 1 && t.position === 1) throw conflict(CONTEXT, 'Tier Zero cannot be deleted.');
+      await store.deleteTag(id);
+    },
+
+    async listSelectors(tagId: number): Promise<SelectorModel[]> {
+      await tag(tagId);
+      return store.listSelectors(tagId);
+    },
+
+    async createSelector(s: UserSession, tagId: number, input: Record<string, unknown>): Promise<SelectorModel> {
+      await tag(tagId);
+      const id = await store.createSelector({
+        tagId,
+        name: text(input.name, 'name', 250, true)!,
+        description: text(input.description, 'description', 2000, false, true) ?? '',
+        seeds: readSeeds(input.seeds, true)!,
+        autoCertify: flag(input.autoCertify ?? input.auto_certify, 'auto_certify') ?? false,
+        actor: s.principalName,
+      });
+      const created = (await store.getSelector(id))!;
+      await refresh(created);
+      return (await store.getSelector(id))!;
+    },
+
+    async updateSelector(s: UserSession, tagId: number, id: number, input: Record<string, unknown>): Promise<SelectorModel> {
+      const current = await selector(tagId, id);
+      const seeds = readSeeds(input.seeds, false);
+      if (current.isDefault && seeds) throw conflict(CONTEXT, 'The seeds of a default selector cannot be changed.');
+      await store.updateSelector(id, {
+        name: text(input.name, 'name', 250, false),
+        description: text(input.description, 'description', 2000, false, true),
+        seeds,
+        autoCertify: flag(input.autoCertify ?? input.auto_certify, 'auto_certify'),
+        actor: s.principalName,
+      });
+      await refresh((await store.getSelector(id))!);
+      return (await store.getSelector(id))!;
+    },
+
+    async deleteSelector(tagId: number, id: number): Promise<void> {
+      const s = await selector(tagId, id);
+      if (s.isDefault) throw conflict(CONTEXT, 'A default selector cannot be deleted.');
+      await store.deleteSelector(id);
+    },
+
+    /** Re-evaluates every selector (after analysis: Tier Zero follows what analysis tagged). */
+    async refreshAll(): Promise<void> {
+      for (const s of await store.allSelectors()) await refresh(s);
+    },
+
+    async members(tagId: number, input: { skip?: number | null; limit?: number | null; selectorId?: number | null }) {
+      await tag(tagId);
+      if (input.selectorId != null) await selector(tagId, input.selectorId);
+      const page = paging(CONTEXT, input, { limit: 100, max: 1000 });
+      const { total, members } = await store.members(tagId, input.selectorId ?? null, page.skip, page.limit);
+      return { totalCount: total, skip: page.skip, limit: page.limit, members: await withNodes(members) };
+    },
+
+    async member(tagId: number, nodeId: number): Promise<MemberView & { selectors: SelectorModel[]; history: CertificationModel[] }> {
+      await tag(tagId);
+      const selectors = await store.selectorsOfNode(nodeId, tagId);
+      if (!selectors.length) throw notFound(CONTEXT, `Node ${nodeId} is not a member of tag ${tagId}.`);
+      const [view] = await withNodes([(await store.member(tagId, nodeId))!]);
+      return { ...view!, selectors, history: await store.history(nodeId) };
+    },
+
+    /**
+     * Endpoint 5: certifies (action 2 / "certify", the default) or revokes (1 / "revoke") zone members, all or
+     * nothing. Per node only its highest-priority zone selector row takes the action (lower rows return to
+     * pending); automatic certifications are left alone. Every change is kept with who, when and the note.
+     */
+    async certify(s: UserSession, input: { memberIds?: unknown; note?: unknown; action?: unknown }): Promise<CertificationSummary> {
+      const ids = input.memberIds;
+      if (!Array.isArray(ids) || ids.length === 0) throw badRequest(CONTEXT, 'member_ids must be a non-empty list of member ids.');
+      if (!ids.every((i) => Number.isSafeInteger(i) && i > 0)) throw badRequest(CONTEXT, 'member_ids must hold positive integers only.');
+      const action = input.action;
+      const act =
+        action === undefined || action === null || action === 2 || action === 'certify'
+          ? 'certify'
+          : action === 1 || action === 'revoke'
+            ? 'revoke'
+            : undefined;
+      if (!act) throw badRequest(CONTEXT, 'action must be 2 or "certify" (the default), or 1 or "revoke".');
+      if (input.note !== undefined && input.note !== null && (typeof input.note !== 'string' || input.note.length > 4000)) {
+        throw badRequest(CONTEXT, 'note must be a string of at most 4000 characters.');
+      }
+      const note = typeof input.note === 'string' ? input.note : '';
+      const target = act === 'certify' ? CERTIFICATION.certified : CERTIFICATION.revoked;
+      const unique = [...new Set(ids as number[])];
+      return deps.tx(async (q) => {
+        const tx = deps.bind(q);
+        const rows = await tx.selectorRowsOfNodes(unique);
+        const seen = new Set(rows.map((r) => r.nodeId));
+        const strangers = unique.filter((id) => !seen.has(id));
+        if (strangers.length) throw badRequest(CONTEXT, `Not members of any zone: ${strangers.join(', ')}.`);
+        const changed: number[] = [];
+        const unchanged: number[] = [];
+        for (const nodeId of unique) {
+          const [first, ...lower] = rows.filter((r) => r.nodeId === nodeId);
+          if (first!.certified === target || first!.certified === CERTIFICATION.automatic) {
+            unchanged.push(nodeId);
+            continue;
+          }
+          await tx.setCertified(first!.selectorId, nodeId, target, s.principalName);
+          await tx.addHistory({
+            nodeId,
+            selectorId: first!.selectorId,
+            tagId: first!.tagId,
+            action: target,
+            previous: first!.certified,
+            note,
+            actor: s.principalName,
+          });
+          for (const r of lower) {
+            if (r.certified !== CERTIFICATION.pending && r.certified !== CERTIFICATION.automatic) {
+              await tx.setCertified(r.selectorId, nodeId, CERTIFICATION.pending, null);
+            }
+          }
+          changed.push(nodeId);
+        }
+        return { action: act, changed, unchanged };
+      });
+    },
+  };
+}
+
+export type AssetGroupsService = ReturnType<typeof createAssetGroupsService>;

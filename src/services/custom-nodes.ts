@@ -1,0 +1,101 @@
+import type { Queryable } from '../db/pool.js';
+import type { CustomNodeKindModel, CustomNodesStore, IconConfig } from '../db/stores/custom-nodes-store.js';
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
+import type { KindIcon } from '../graph/kinds.js';
+
+const CONTEXT = 'custom-nodes';
+const KIND_NAME = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
+const ICON_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+/** The icon set's value; `font-awesome` (BloodHound's spelling) is accepted as an alias and stored as `iconset`. */
+const ICON_TYPES = new Set(['iconset', 'font-awesome']);
+
+/** A kind's display config, validated field by field (400 naming the field); the color defaults to white. */
+export function readIconConfig(context: string, raw: unknown, where = 'config'): IconConfig {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest(context, `${where} must be an object with an icon.`);
+  const icon = (raw as Record<string, unknown>).icon;
+  if (typeof icon !== 'object' || icon === null || Array.isArray(icon)) throw badRequest(context, `${where}.icon must be an object.`);
+  const { type, name, color } = icon as Record<string, unknown>;
+  if (typeof type !== 'string' || !ICON_TYPES.has(type)) {
+    throw badRequest(context, `${where}.icon.type must be "iconset" (the icon set; "font-awesome" is accepted too).`);
+  }
+  if (typeof name !== 'string' || !ICON_NAME.test(name)) {
+    throw badRequest(context, `${where}.icon.name must be a non-empty icon name (lower-case letters, digits and hyphens).`);
+  }
+  if (color !== undefined && color !== null && color !== '' && (typeof color !== 'string' || !COLOR.test(color))) {
+    throw badRequest(context, `${where}.icon.color must be a hex color, #RGB or #RRGGBB.`);
+  }
+  return { icon: { type: 'iconset', name, color: typeof color === 'string' && color ? color.toUpperCase() : '#FFFFFF' } };
+}
+
+function kindName(raw: unknown): string {
+  if (typeof raw !== 'string' || !KIND_NAME.test(raw)) {
+    throw badRequest(CONTEXT, 'kind_name must start with a letter and hold only letters, digits and underscores (at most 100).');
+  }
+  return raw;
+}
+
+export interface CustomNodesDeps {
+  store: CustomNodesStore;
+  tx: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
+  bind: (q: Queryable) => CustomNodesStore;
+}
+
+/** Custom node kinds and how nodes of those kinds are drawn in the Graph format. */
+export function createCustomNodesService(deps: CustomNodesDeps) {
+  const { store } = deps;
+  const unknown = () => notFound(CONTEXT, 'The requested custom node kind could not be found.');
+
+  return {
+    list: () => store.list(),
+
+    async get(name: string): Promise<CustomNodeKindModel> {
+      return (await store.get(kindName(name))) ?? Promise.reject(unknown());
+    },
+
+    /** Creates several kinds at once, all or nothing; an existing name is 409. */
+    async create(kinds: readonly { kindName: unknown; config: unknown }[]): Promise<CustomNodeKindModel[]> {
+      if (!kinds.length) throw badRequest(CONTEXT, 'custom_types must name at least one kind.');
+      const valid = kinds.map((k) => ({
+        name: kindName(k.kindName),
+        config: readIconConfig(CONTEXT, k.config, `custom_types.${String(k.kindName)}`),
+      }));
+      const dup = valid.find((k, i) => valid.findIndex((o) => o.name === k.name) !== i);
+      if (dup) throw badRequest(CONTEXT, `custom_types names ${dup.name} twice.`);
+      return deps
+        .tx(async (q) => {
+          const s = deps.bind(q);
+          const out: CustomNodeKindModel[] = [];
+          for (const k of valid) out.push(await s.create(k.name, k.config));
+          return out;
+        })
+        .catch((err) => {
+          if (err instanceof AppError && err.code === 'CONFLICT')
+            throw conflict(CONTEXT, 'A custom node kind with that name already exists.');
+          throw err;
+        });
+    },
+
+    /** Endpoint 4. */
+    async update(name: string, config: unknown): Promise<CustomNodeKindModel> {
+      const k = kindName(name);
+      const valid = readIconConfig(CONTEXT, config);
+      return (await store.update(k, valid)) ?? Promise.reject(unknown());
+    },
+
+    async delete(name: string): Promise<void> {
+      if (!(await store.delete(kindName(name)))) throw unknown();
+    },
+
+    /** Icons of custom kinds for the Graph format (read per rendering; the table is small). */
+    async icons(): Promise<(kind: string) => KindIcon | undefined> {
+      const byKind = new Map((await store.list()).map((k) => [k.kindName, k.config]));
+      return (kind) => {
+        const icon = byKind.get(kind)?.icon;
+        return icon && ICON_NAME.test(icon.name) && COLOR.test(icon.color) ? { icon: icon.name, color: icon.color } : undefined;
+      };
+    },
+  };
+}
+
+export type CustomNodesService = ReturnType<typeof createCustomNodesService>;
