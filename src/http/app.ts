@@ -67,7 +67,7 @@ export function buildApp(deps: AppDeps): Express {
     bodyReader: (route: RestRoute) =>
       route.body === 'upload'
         ? readUpload({ dir: path.join(config.dataDir, 'uploads', 'incoming'), maxBytes: config.maxUploadBytes })
-        : readBody(route.body === 'json' || route.body === 'multipart' ? route.body : 'none', bodyOpts),
+        : readBody(route.body === 'json' || route.body === 'multipart' || route.body === 'form' ? route.body : 'none', bodyOpts),
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log);

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import zlib from 'node:zlib';
 import { AppError, badRequest, tooLarge, unsupportedMedia } from '../errors.js';
 import { MSG } from '../messages.js';
-import type { BodyKind } from '../rest/route.js';
+import type { BodyKind, FormFields } from '../rest/route.js';
 import { StagedFile } from '../services/staged-file.js';
 
 export interface BodyOptions {
@@ -63,7 +63,8 @@ const isJson = (type: string | undefined) => !!type && /^application\/([\w.+-]*\
  * Reads a route's body before authentication, keeping the bytes exactly as sent for request signatures.
  *   json       parsed into req.body (400 when malformed, 415 when not JSON)
  *   none       read (a signature may still cover it) but not interpreted
- *   multipart  kept raw for the route's form parser
+ *   multipart  parsed into FormFields (field name → values; files as bytes)
+ *   form       application/x-www-form-urlencoded into an object of strings (SAML's HTTP-POST binding)
  */
 export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -82,6 +83,13 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     if (kind === 'multipart') {
       if (!type || !/^multipart\/form-data/i.test(type))
         throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
+      req.body = await parseMultipart(raw, type);
+      return next();
+    }
+    if (kind === 'form') {
+      if (!type || !/^application\/x-www-form-urlencoded/i.test(type))
+        throw unsupportedMedia('middleware', 'The request body must be application/x-www-form-urlencoded.');
+      req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
       return next();
     }
     if (!isJson(type)) throw unsupportedMedia('middleware', 'The request body must be JSON (Content-Type: application/json).');
@@ -95,6 +103,25 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     }
     next();
   };
+}
+
+/** Parses a multipart body with the platform's form-data parser (undici); a malformed body is a 400. */
+async function parseMultipart(raw: Buffer, type: string): Promise<FormFields> {
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(raw), { headers: { 'content-type': type } }).formData();
+  } catch (err) {
+    throw badRequest('middleware', `The multipart body could not be parsed: ${(err as Error).message}`);
+  }
+  const fields: FormFields = {};
+  for (const [name, value] of form.entries()) {
+    const v =
+      typeof value === 'string'
+        ? value
+        : { filename: value.name, contentType: value.type, content: Buffer.from(await value.arrayBuffer()) };
+    (fields[name] ??= []).push(v);
+  }
+  return fields;
 }
 
 /**

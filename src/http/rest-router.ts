@@ -56,7 +56,7 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
       }
       send(res, out);
     };
-    const method = first.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const method = first.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     app[method](first.path, deps.limiter(key), editionGate, deps.bodyReader(first), deps.authenticate, handler);
   }
 }

@@ -25,7 +25,10 @@ export interface RestResponse {
 }
 
 /** How a route's body is read before authentication (signatures cover the raw bytes). */
-export type BodyKind = 'none' | 'json' | 'multipart' | 'upload';
+export type BodyKind = 'none' | 'json' | 'multipart' | 'form' | 'upload';
+
+/** A multipart/form-data body: each field's values in order; files as their bytes. */
+export type FormFields = Record<string, (string | { filename: string; contentType: string; content: Buffer })[]>;
 
 /**
  * One documented endpoint: which GraphQL operation it runs and how the request and result are mapped.
@@ -33,7 +36,7 @@ export type BodyKind = 'none' | 'json' | 'multipart' | 'upload';
  * renames fields into the API document's envelope.
  */
 export interface RestRoute {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Express path, e.g. /api/v2/permissions/:permission_id */
   path: string;
   /** Enterprise-only endpoints answer 404 in the community edition. */

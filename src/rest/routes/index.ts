@@ -1,8 +1,9 @@
 import type { RestRoute } from '../route.js';
+import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
 import { datapipeRoutes } from './datapipe.js';
 import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes];
+export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes];

@@ -1,0 +1,96 @@
+import { nullInt32, nullString, nullTime } from '../shapes.js';
+
+/** GraphQL results (camelCase) → the API document's SAML provider, SSO provider, custom kind and zone shapes. */
+
+type Json = Record<string, any>;
+
+export const samlProvider = (p: Json) => ({
+  id: p.id,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+  deleted_at: nullTime(p.deletedAt),
+  name: p.name,
+  display_name: p.displayName,
+  idp_issuer_uri: p.idpIssuerUri,
+  idp_sso_uri: p.idpSsoUri,
+  principal_attribute_mappings: p.principalAttributeMappings,
+  sp_issuer_uri: p.spIssuerUri,
+  sp_sso_uri: p.spSsoUri,
+  sp_metadata_uri: p.spMetadataUri,
+  sp_acs_uri: p.spAcsUri,
+  sso_provider_id: nullInt32(p.ssoProviderId),
+});
+
+export const ssoProvider = (p: Json) => ({
+  id: p.id,
+  name: p.name,
+  slug: p.slug,
+  type: p.type,
+  details: p.details ? samlProvider(p.details) : null,
+  config: {
+    auto_provision: {
+      enabled: p.autoProvision.enabled,
+      default_role_id: p.autoProvision.defaultRoleId,
+      role_provision: p.autoProvision.roleProvision,
+    },
+  },
+  login_uri: p.loginUri,
+  callback_uri: p.callbackUri,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+/** Endpoint 4's kind object: the API document's field names as they are (camelCase kindName). */
+export const customNodeKind = (k: Json) => ({ id: k.id, kindName: k.kindName, config: k.config });
+
+export const tag = (t: Json) => ({
+  id: t.id,
+  type: t.type,
+  name: t.name,
+  description: t.description,
+  position: nullInt32(t.position),
+  require_certify: t.requireCertify,
+  member_count: t.memberCount,
+  created_at: t.createdAt,
+  created_by: t.createdBy,
+  updated_at: t.updatedAt,
+  updated_by: t.updatedBy,
+});
+
+export const selector = (s: Json) => ({
+  id: s.id,
+  asset_group_tag_id: s.tagId,
+  name: s.name,
+  description: s.description,
+  seeds: s.seeds,
+  auto_certify: s.autoCertify,
+  is_default: s.isDefault,
+  member_count: s.memberCount,
+  created_at: s.createdAt,
+  created_by: s.createdBy,
+  updated_at: s.updatedAt,
+  updated_by: s.updatedBy,
+});
+
+export const member = (m: Json) => ({
+  id: m.id,
+  object_id: m.objectId,
+  name: m.name,
+  primary_kind: m.primaryKind,
+  kinds: m.kinds,
+  asset_group_tag_id: m.tagId,
+  certified: m.certified,
+  certified_by: nullString(m.certifiedBy),
+});
+
+export const certification = (c: Json) => ({
+  id: c.id,
+  member_id: c.nodeId,
+  selector_id: nullInt32(c.selectorId),
+  asset_group_tag_id: nullInt32(c.tagId),
+  action: c.action,
+  previous: c.previous,
+  note: c.note,
+  actor: c.actor,
+  created_at: c.createdAt,
+});
