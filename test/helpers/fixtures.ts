@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Queryable } from '../../src/db/pool';
 
-export const SHARED_FIXTURES = path.resolve(__dirname, '..', '..', '..', 'shared', 'fixtures');
+/** Vendored copies of ../shared/fixtures (see test/fixtures/README.md), so a fresh checkout tests on its own. */
+export const SHARED_FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 export const TESTLAB = path.join(SHARED_FIXTURES, 'sharphound-v6-testlab');
 export const GRAPHIFY = path.join(SHARED_FIXTURES, 'graphify-v6');
 

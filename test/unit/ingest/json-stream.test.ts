@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { JsonItemSplitter, JsonStreamError } from '../../../src/ingest/json-stream';
 
-const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/sharphound-v6-testlab');
+const FIXTURES = path.resolve(__dirname, '../../fixtures/sharphound-v6-testlab');
 
 function split(input: Buffer | string, chunkSize = 1 << 16) {
   const buf = Buffer.isBuffer(input) ? input : Buffer.from(input);
