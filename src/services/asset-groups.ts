@@ -4,7 +4,6 @@ import type { CertificationModel, Seed, SelectorModel, TagModel, TagsStore } fro
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { primaryKind } from '../graph/kinds.js';
 import type { GraphStore } from '../graph/store.js';
-import type { Logger } from '../logger.js';
 import { paging } from './paging.js';
 
 const CONTEXT = 'asset-group-tags';
@@ -34,7 +33,6 @@ export interface AssetGroupsDeps {
   graph: GraphStore;
   tx: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
   bind: (q: Queryable) => TagsStore;
-  log: Logger;
 }
 
 /** A text field: absent → undefined (400 when required); present → 1..max characters (0..max if it may be empty). */

@@ -107,7 +107,6 @@ export async function createServices(d: ServiceDeps) {
     graph: graphStore,
     tx: (fn) => db.tx(fn),
     bind: createTagsStore,
-    log: log.child({ module: 'asset-groups' }),
   });
   datapipe.whenAnalysisFinished(() => assetGroups.refreshAll());
   const sso = createSsoService({
@@ -116,7 +115,6 @@ export async function createServices(d: ServiceDeps) {
     tx: (fn) => db.tx(fn),
     bind: createSsoStore,
     rootUrl: config.rootUrl,
-    clock,
     log: log.child({ module: 'sso' }),
   });
 

@@ -25,7 +25,6 @@ export interface SsoDeps {
   tx: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
   bind: (q: Queryable) => SsoStore;
   rootUrl: string;
-  clock: () => Date;
   log: Logger;
 }
 
