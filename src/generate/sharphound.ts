@@ -22,7 +22,8 @@ export interface GeneratedFiles {
   objects: number;
 }
 
-function rng(seed: number): () => number {
+/** A small deterministic PRNG (mulberry32): generated data and property tests are reproducible from a seed. */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,3 +1,4 @@
+import { ACL_KINDS } from '../graph/kinds.js';
 import type { EdgeInput, NodeInput, Properties } from '../graph/model.js';
 import { bool, field, list, obj, ref, refs, str, type Obj, type Ref } from './fields.js';
 
@@ -25,38 +26,17 @@ export interface Converted {
   deletes: string[];
 }
 
-const ACL_RIGHTS = new Set([
-  'GenericAll',
-  'GenericWrite',
-  'WriteOwner',
-  'WriteDacl',
-  'AllExtendedRights',
-  'ForceChangePassword',
-  'AddMember',
-  'AddSelf',
-  'AddAllowedToAct',
-  'ReadLAPSPassword',
-  'ReadGMSAPassword',
-  'WriteSPN',
-  'AddKeyCredentialLink',
-  'GetChanges',
-  'GetChangesAll',
-  'GetChangesInFilteredSet',
-  'WriteAccountRestrictions',
-  'WriteGPLink',
-  'SyncLAPSPassword',
-  'DCSync',
-  'ManageCertificates',
-  'ManageCA',
-  'Enroll',
-  'WritePKIEnrollmentFlag',
-  'WritePKINameFlag',
-  'Owns',
-  'WriteOwnerLimitedRights',
-  'OwnsLimitedRights',
-  'AllowedToAct',
-  'DumpSMSAPassword',
-]);
+// ACEs become edges of their right's name: the ACL relationships, plus the two SharpHound reports as ACEs
+// although BloodHound does not count them among ACL relationships.
+const ACL_RIGHTS: ReadonlySet<string> = new Set([...ACL_KINDS, 'AllowedToAct', 'DumpSMSAPassword']);
+
+/** Local groups SharpHound reports by field name (v5 computers, GPO changes) and their well-known RIDs. */
+const LOCAL_GROUP_FIELDS = [
+  ['LocalAdmins', 544],
+  ['RemoteDesktopUsers', 555],
+  ['DcomUsers', 562],
+  ['PSRemoteUsers', 580],
+] as const;
 const OWNER_RIGHTS_SUFFIX = 'S-1-3-4';
 const SAME_FOREST_TRUSTS = new Set(['ParentChild', 'TreeRoot', 'CrossLink']);
 
@@ -229,12 +209,7 @@ export class SharpHoundConverter {
     for (const lg of list(raw, 'LocalGroups')) this.localGroup(lg, oid, out);
     // v5 files carry the four local groups as separate fields; map them onto the same local-group nodes.
     if (!list(raw, 'LocalGroups').length) {
-      for (const [key, rid] of [
-        ['LocalAdmins', 544],
-        ['RemoteDesktopUsers', 555],
-        ['DcomUsers', 562],
-        ['PSRemoteUsers', 580],
-      ] as const) {
+      for (const [key, rid] of LOCAL_GROUP_FIELDS) {
         const g = obj(raw, key);
         if (g && field(g, 'Collected') !== false && list(g, 'Results').length) {
           this.localGroup({ Collected: true, Results: list(g, 'Results'), ObjectIdentifier: `${oid}-${rid}` }, oid, out);
@@ -283,12 +258,7 @@ export class SharpHoundConverter {
     const changes = obj(raw, 'GPOChanges');
     if (!changes) return;
     const computers = refs(changes, 'AffectedComputers');
-    for (const [key, rid] of [
-      ['LocalAdmins', 544],
-      ['RemoteDesktopUsers', 555],
-      ['DcomUsers', 562],
-      ['PSRemoteUsers', 580],
-    ] as const) {
+    for (const [key, rid] of LOCAL_GROUP_FIELDS) {
       const members = refs(changes, key);
       if (!members.length) continue;
       for (const c of computers) {

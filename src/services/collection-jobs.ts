@@ -24,7 +24,10 @@ const END_STATUSES: Record<string, number> = {
   PARTIALLYCOMPLETE: JOB_STATUS.partiallyComplete,
 };
 
-/** Collected object counts per SharpHound file type → the domain result column that carries them. */
+/**
+ * Collected object counts per SharpHound file type → the domain result column that carries them. Deleted objects
+ * carry no domain, so deleted_count stays 0.
+ */
 const COUNT_OF: Record<string, keyof DomainResultInput> = {
   users: 'userCount',
   groups: 'groupCount',
@@ -37,7 +40,6 @@ const COUNT_OF: Record<string, keyof DomainResultInput> = {
   enterprisecas: 'enterprisecaCount',
   ntauthstores: 'ntauthstoreCount',
   certtemplates: 'certtemplateCount',
-  deleted: 'deletedCount',
 };
 
 export interface CollectionJobsDeps {
@@ -209,7 +211,7 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
       return { totalCount: total, skip: page.skip, limit: page.limit, jobs: list };
     },
 
-    running: (clientId: string) => jobs.running(clientId),
+    runningOf: (clientIds: readonly string[]) => jobs.runningOf(clientIds),
     domainResults: (jobIds: readonly number[]) => jobs.domainResults(jobIds),
     errors: (jobIds: readonly number[]) => jobs.errors(jobIds),
   };

@@ -50,7 +50,9 @@ export function createCustomNodesService(deps: CustomNodesDeps) {
     list: () => store.list(),
 
     async get(name: string): Promise<CustomNodeKindModel> {
-      return (await store.get(kindName(name))) ?? Promise.reject(unknown());
+      const kind = await store.get(kindName(name));
+      if (!kind) throw unknown();
+      return kind;
     },
 
     /** Creates several kinds at once, all or nothing; an existing name is 409. */
@@ -79,8 +81,9 @@ export function createCustomNodesService(deps: CustomNodesDeps) {
     /** Endpoint 4. */
     async update(name: string, config: unknown): Promise<CustomNodeKindModel> {
       const k = kindName(name);
-      const valid = readIconConfig(CONTEXT, config);
-      return (await store.update(k, valid)) ?? Promise.reject(unknown());
+      const updated = await store.update(k, readIconConfig(CONTEXT, config));
+      if (!updated) throw unknown();
+      return updated;
     },
 
     async delete(name: string): Promise<void> {

@@ -21,6 +21,10 @@ export const FLAG_FIELDS: readonly [string, keyof CollectionFlags][] = [
   ['all_trusted_domains', 'allTrustedDomains'],
 ];
 
+/** Just the collection flags of an event (a job made from it copies them). */
+export const flagsOf = (x: CollectionFlags): CollectionFlags =>
+  Object.fromEntries(FLAG_FIELDS.map(([, camel]) => [camel, x[camel]])) as unknown as CollectionFlags;
+
 /** Collection flags from a request (GraphQL camelCase or REST snake_case); absent flags are false. */
 export function readFlags(context: string, input: Record<string, unknown>): CollectionFlags {
   const flags = {} as CollectionFlags;

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EventModel } from '../db/stores/events-store.js';
-import type { ClientErrorModel, DomainResultModel } from '../db/stores/jobs-store.js';
+import type { ClientErrorModel, DomainResultModel, JobModel } from '../db/stores/jobs-store.js';
 import type { GraphStore } from '../graph/store.js';
 import type { CollectionJobsService } from './collection-jobs.js';
 import type { EventsService } from './events.js';
@@ -23,6 +23,10 @@ export function createLoaders(d: { graph: GraphStore; events: EventsService; job
       return ids.map((id) => found.get(id)!);
     }),
     eventsOfClient: new DataLoader<string, EventModel[]>(async (ids) => groupBy(ids, await d.events.forClients(ids), (e) => e.clientId)),
+    runningJob: new DataLoader<string, JobModel | null>(async (ids) => {
+      const running = new Map((await d.jobs.runningOf(ids)).map((j) => [j.clientId, j]));
+      return ids.map((id) => running.get(id) ?? null);
+    }),
     domainResults: new DataLoader<number, DomainResultModel[]>(async (ids) =>
       groupBy(ids, await d.jobs.domainResults(ids), (r) => r.jobId),
     ),

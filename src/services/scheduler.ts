@@ -3,6 +3,7 @@ import { createEventsStore } from '../db/stores/events-store.js';
 import { createJobsStore } from '../db/stores/jobs-store.js';
 import type { Logger } from '../logger.js';
 import { runOutsideScope } from '../scope.js';
+import { flagsOf } from './events.js';
 import { describeSchedule, occurrenceAfter, parseSchedule } from './schedule.js';
 
 export interface SchedulerDeps {
@@ -44,13 +45,7 @@ export function createScheduler(deps: SchedulerDeps) {
               eventId: e.id,
               eventTitle: describeSchedule(rule),
               executionTime: e.nextScheduledAt!,
-              sessionCollection: e.sessionCollection,
-              localGroupCollection: e.localGroupCollection,
-              adStructureCollection: e.adStructureCollection,
-              certServicesCollection: e.certServicesCollection,
-              caRegistryCollection: e.caRegistryCollection,
-              dcRegistryCollection: e.dcRegistryCollection,
-              allTrustedDomains: e.allTrustedDomains,
+              ...flagsOf(e),
               domainController: null,
               ous: e.ous,
               domains: e.domains,

@@ -93,7 +93,7 @@ select id from j`;
 const GET = /* SQL */ `-- jobs.get
 select ${COLUMNS} from ${FROM} where j.id = $1 and j.deleted_at is null`;
 const RUNNING = /* SQL */ `-- jobs.running
-select ${COLUMNS} from ${FROM} where j.client_id = $1 and j.status = 1`;
+select ${COLUMNS} from ${FROM} where j.client_id = any($1::uuid[]) and j.status = 1`;
 const AVAILABLE = /* SQL */ `-- jobs.available
 select ${COLUMNS} from ${FROM} where j.client_id = $1 and j.status = 0 and j.deleted_at is null
 order by j.execution_time, j.id`;
@@ -175,8 +175,10 @@ export function createJobsStore(db: Queryable) {
       return (await db.query<JobModel>(GET, [id]))[0];
     },
     async running(clientId: string): Promise<JobModel | undefined> {
-      return (await db.query<JobModel>(RUNNING, [clientId]))[0];
+      return (await db.query<JobModel>(RUNNING, [[clientId]]))[0];
     },
+    /** The running job of each client that has one (a client runs at most one). */
+    runningOf: (clientIds: readonly string[]) => db.query<JobModel>(RUNNING, [clientIds]),
     async available(clientId: string): Promise<JobModel[]> {
       return db.query<JobModel>(AVAILABLE, [clientId]);
     },

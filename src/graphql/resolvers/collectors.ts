@@ -50,9 +50,9 @@ export const collectorsResolvers: Resolvers = {
   Client: {
     token: async (c, _, ctx) => c.issuedToken ?? (await ctx.services.clients.token(c.id)) ?? null,
     events: (c, _, ctx) => ctx.loaders.eventsOfClient.load(c.id),
-    currentJob: async (c, _, ctx) => (await ctx.services.collectionJobs.running(c.id)) ?? null,
+    currentJob: (c, _, ctx) => ctx.loaders.runningJob.load(c.id),
     currentTask: async (c, _, ctx) => {
-      const job = await ctx.services.collectionJobs.running(c.id);
+      const job = await ctx.loaders.runningJob.load(c.id);
       return job && job.eventId === null ? job : null;
     },
     jobs: (c, page, ctx) => ctx.services.collectionJobs.forClient(c.id, page),

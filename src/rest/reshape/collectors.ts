@@ -1,3 +1,4 @@
+import { FLAG_FIELDS } from '../../services/events.js';
 import { nullInt32, nullInt64, nullString, nullTime, time } from '../shapes.js';
 import { token } from './identity.js';
 
@@ -10,15 +11,7 @@ const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 const ouRef = (r: Json) => ({ objectid: r.objectId, name: r.name, exists: r.exists, distinguishedname: r.distinguishedName, type: r.type });
 const domainRef = (r: Json) => ({ objectid: r.objectId, name: r.name, exists: r.exists, type: r.type });
 
-const flags = (x: Json) => ({
-  session_collection: x.sessionCollection,
-  local_group_collection: x.localGroupCollection,
-  ad_structure_collection: x.adStructureCollection,
-  cert_services_collection: x.certServicesCollection,
-  ca_registry_collection: x.caRegistryCollection,
-  dc_registry_collection: x.dcRegistryCollection,
-  all_trusted_domains: x.allTrustedDomains,
-});
+const flags = (x: Json) => Object.fromEntries(FLAG_FIELDS.map(([snake, camel]) => [snake, x[camel] ?? false]));
 
 /** Collection event; OUs and domains hydrated when the operation selected them, else object ids only. */
 export const event = (e: Json) => ({
@@ -89,17 +82,6 @@ const noJob = () =>
     ous: [],
     domains: [],
     domainResults: [],
-    ...Object.fromEntries(
-      [
-        'sessionCollection',
-        'localGroupCollection',
-        'adStructureCollection',
-        'certServicesCollection',
-        'caRegistryCollection',
-        'dcRegistryCollection',
-        'allTrustedDomains',
-      ].map((k) => [k, false]),
-    ),
   });
 
 /** Job in the job-end shape (also jobs/start and job details): statusMessage is camelCase there, ous/domains are ids. */

@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors.js';
+import { FLAG_FIELDS } from '../../services/events.js';
 import { bodyObject, bool, int, many, single } from '../params.js';
 import * as shape from '../reshape/collectors.js';
 import { token } from '../reshape/identity.js';
@@ -27,13 +28,7 @@ const optStrings = (context: string, b: Body, field: string): string[] | null =>
 
 /** Collection flags, OUs and domains of an event or task body, as the GraphQL input names them. */
 const collectionInput = (context: string, b: Body) => ({
-  sessionCollection: optBool(context, b, 'session_collection'),
-  localGroupCollection: optBool(context, b, 'local_group_collection'),
-  adStructureCollection: optBool(context, b, 'ad_structure_collection'),
-  certServicesCollection: optBool(context, b, 'cert_services_collection'),
-  caRegistryCollection: optBool(context, b, 'ca_registry_collection'),
-  dcRegistryCollection: optBool(context, b, 'dc_registry_collection'),
-  allTrustedDomains: optBool(context, b, 'all_trusted_domains'),
+  ...Object.fromEntries(FLAG_FIELDS.map(([snake, camel]) => [camel, optBool(context, b, snake)])),
   ous: optStrings(context, b, 'ous'),
   domains: optStrings(context, b, 'domains'),
 });
