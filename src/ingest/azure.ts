@@ -182,7 +182,8 @@ export function convertAzure(item: unknown, now: string): Converted {
       break;
     }
     default:
-      // Kinds this service does not model yet (role assignments on resources, app role grants, …) are skipped.
+      // Counted and reported by the caller, never dropped in silence.
+      out.unknownKind = kind;
       break;
   }
   return out;

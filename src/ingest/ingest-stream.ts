@@ -30,6 +30,8 @@ export interface FileResult {
   edges: number;
   /** Objects per domain name and file type (collected objects only), for collector job results. */
   perDomain: Record<string, Record<string, number>>;
+  /** Records of kinds this service does not convert, per kind: reported, never dropped in silence. */
+  unknownKinds: Record<string, number>;
 }
 
 export interface IngestOptions {
@@ -49,7 +51,7 @@ const SUPPORTED = new Set([...Object.keys(FILE_KINDS), 'sessions', 'deleted', 'a
 export async function ingestStream(store: GraphStore, file: string, input: Readable, opts: IngestOptions = {}): Promise<FileResult> {
   const now = (opts.now ?? new Date()).toISOString();
   const sharphound = new SharpHoundConverter(now);
-  const result: FileResult = { file, type: '', objects: 0, nodes: 0, edges: 0, perDomain: {} };
+  const result: FileResult = { file, type: '', objects: 0, nodes: 0, edges: 0, perDomain: {}, unknownKinds: {} };
   let type: string | undefined;
   let nodes: NodeInput[] = [];
   let edges: EdgeInput[] = [];
@@ -62,6 +64,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     edges.push(...converted.edges);
     deletes.push(...converted.deletes);
     result.objects++;
+    if (converted.unknownKind) result.unknownKinds[converted.unknownKind] = (result.unknownKinds[converted.unknownKind] ?? 0) + 1;
     const kind = FILE_KINDS[type!];
     const domain = kind ? str(field(item, 'Properties'), 'domain') : undefined;
     if (domain) {

@@ -24,6 +24,8 @@ export interface Converted {
   nodes: NodeInput[];
   edges: EdgeInput[];
   deletes: string[];
+  /** Set when the record's kind is not one this service converts: the caller counts and reports it. */
+  unknownKind?: string;
 }
 
 // ACEs become edges of their right's name: the ACL relationships, plus the two SharpHound reports as ACEs
