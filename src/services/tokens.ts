@@ -48,6 +48,21 @@ export function createTokensService(deps: TokensDeps) {
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
 
+  /** The token's principal, when the token is known and the RequestDate within the window; a 401 otherwise. */
+  async function knownToken(r: Pick<SignedRequest, 'tokenId' | 'requestTime' | 'requestDate'>) {
+    const p = await deps.principals.byToken(r.tokenId.toLowerCase());
+    if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
+    const skew = r.requestTime.getTime() - clock().getTime();
+    if (Math.abs(skew) > maxSkewMs) {
+      const minutes = ((Math.abs(skew) - maxSkewMs) / 60_000).toFixed(2);
+      throw unauthorized(
+        'auth',
+        `Signed request rejected: RequestDate is too far ${skew > 0 ? 'ahead of' : 'behind'} server time by ${minutes} minutes beyond the allowed hour. Server time is ${clock().toISOString()}.`,
+      );
+    }
+    return p;
+  }
+
   return {
     /** Lets the collectors service turn client-owned tokens into client sessions. */
     setClientResolver(fn: ClientResolver) {
@@ -89,16 +104,7 @@ export function createTokensService(deps: TokensDeps) {
      * unknown token, disabled owner, date outside the window, digest mismatch. Updates last_access on success.
      */
     async verifySignedRequest(r: SignedRequest): Promise<Session> {
-      const p = await deps.principals.byToken(r.tokenId.toLowerCase());
-      if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
-      const skew = r.requestTime.getTime() - clock().getTime();
-      if (Math.abs(skew) > maxSkewMs) {
-        const minutes = ((Math.abs(skew) - maxSkewMs) / 60_000).toFixed(2);
-        throw unauthorized(
-          'auth',
-          `Signed request rejected: RequestDate is too far ${skew > 0 ? 'ahead of' : 'behind'} server time by ${minutes} minutes beyond the allowed hour. Server time is ${clock().toISOString()}.`,
-        );
-      }
+      const p = await knownToken(r);
       const h = beginSignature(p.key, r.method, r.target, r.requestDate);
       if (r.body.kind === 'buffer') h.update(r.body.data);
       else for await (const chunk of fs.createReadStream(r.body.path)) h.update(chunk as Buffer);
@@ -121,6 +127,14 @@ export function createTokensService(deps: TokensDeps) {
       }
       await tokens.touch(p.tokenId, clock());
       return session;
+    },
+
+    /**
+     * The part of verifySignedRequest that needs no body: a known token and a RequestDate in the window. Upload
+     * routes call it before streaming a body to disk, so unknown or stale callers write nothing.
+     */
+    async precheckSignedRequest(r: Pick<SignedRequest, 'tokenId' | 'requestTime' | 'requestDate'>): Promise<void> {
+      await knownToken(r);
     },
 
     /** Issues a client-owned token (clients service), through `store` when inside its transaction. */
