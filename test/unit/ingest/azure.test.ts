@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EdgeInput, NodeInput } from '../../../src/graph/model';
+import { AZ_EDGE_KINDS, AZ_NODE_KINDS } from '../../../src/graph/kinds';
+import { AZURE_CONVERTERS, convertAzure } from '../../../src/ingest/azure';
+
+/**
+ * The AzureHound converters, record kind by record kind, on realistic AzureHound output (test/fixtures/azurehound):
+ * the nodes, properties and edges BloodHound's ein/azure.go writes for the same records.
+ */
+const DIR = path.resolve(__dirname, '..', '..', 'fixtures', 'azurehound');
+const NOW = '2026-01-01T00:00:00.000Z';
+const T = '6C12B0B0-B2CC-4A73-8252-0B94BFCA2145';
+const U1 = '1D8A4C57-5B1F-4C3E-9F59-0F8F9D3F0A11';
+const U2 = '2E9B5D68-6C20-4D4F-8A6A-1A9A0E4A1B22';
+const U3 = '3FAC6E79-7D31-4E50-9B7B-2BAB1F5B2C33';
+const G1 = '4ABD7F8A-8E42-4F61-8C8C-3CBC2A6C3D44';
+const G2 = '5BCE809B-9F53-4072-9D9D-4DCD3B7D4E55';
+const APP = '6CDF91AC-A064-4183-8EAE-5EDE4C8E5F66';
+const SP = '8EF1B3CE-C286-43A5-A0C0-7A0A6EAA7B88';
+const GRAPHSP = '9F02C4DF-D397-44B6-B1D1-8B1B7FBB8C99';
+const DEV = 'A013D5E0-E4A8-45C7-82E2-9C2C80CC9DAA';
+const GA = '62E90394-69F5-4237-9190-012177145E10';
+const PRA = 'E8611AB8-C189-46E8-94E1-60213AB1F814';
+const APPADM = '9B895D92-2CD3-44C7-9D02-A6AC2D5EA5C3';
+const SUB = '/SUBSCRIPTIONS/B1B9D0EA-1A2C-4D2E-9A6F-3F1F2A7C9E01';
+const RG = `${SUB}/RESOURCEGROUPS/PROD-RG`;
+const MG = '/PROVIDERS/MICROSOFT.MANAGEMENT/MANAGEMENTGROUPS/CONTOSO-ROOT';
+const MG2 = '/PROVIDERS/MICROSOFT.MANAGEMENT/MANAGEMENTGROUPS/CONTOSO-PROD';
+const KV = `${RG}/PROVIDERS/MICROSOFT.KEYVAULT/VAULTS/PROD-KV`;
+const VM = `${RG}/PROVIDERS/MICROSOFT.COMPUTE/VIRTUALMACHINES/WEB-01`;
+const MI = 'B124E6F1-F5B9-46D8-93F3-AD3D91DD0EBB';
+const UAMI = 'C235F702-06CA-47E9-A404-BE4EA2EE1FCC';
+
+interface Out {
+  nodes: Map<string, NodeInput>;
+  edges: Map<string, EdgeInput>;
+  unknown: Record<string, number>;
+  byKind: Map<string, { nodes: NodeInput[]; edges: EdgeInput[] }>;
+}
+
+function convertFile(file: string): Out {
+  const { data } = JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8'));
+  const out: Out = { nodes: new Map(), edges: new Map(), unknown: {}, byKind: new Map() };
+  for (const item of data) {
+    const c = convertAzure(item, NOW);
+    const kind = (item as { kind?: string }).kind ?? '?';
+    const k = out.byKind.get(kind) ?? { nodes: [], edges: [] };
+    out.byKind.set(kind, k);
+    k.nodes.push(...c.nodes);
+    k.edges.push(...c.edges);
+    for (const n of c.nodes) {
+      const seen = out.nodes.get(n.objectid);
+      out.nodes.set(n.objectid, seen ? { ...n, kinds: [...new Set([...seen.kinds, ...n.kinds])], properties: { ...seen.properties, ...n.properties } } : n);
+    }
+    for (const e of c.edges) out.edges.set(`${e.start} -[${e.kind}]-> ${e.end}`, e);
+    if (c.unknownKind) out.unknown[c.unknownKind] = (out.unknown[c.unknownKind] ?? 0) + 1;
+  }
+  return out;
+}
+
+const edgesOf = (o: Out, kind: string) => (o.byKind.get(kind)?.edges ?? []).map((e) => `${e.start} -[${e.kind}]-> ${e.end}`).sort();
+
+describe('AzureHound Entra ID records', () => {
+  const o = convertFile('entra.json');
+
+  it('converts every record of the file, none unknown except the contact member it cannot type', () => {
+    expect(o.unknown).toEqual({ 'AZGroupMember (member of an unsupported type)': 1 });
+  });
+
+  it('AZTenant: a collected tenant node named by its display name', () => {
+    expect(o.nodes.get(T)).toEqual({
+      objectid: T,
+      kinds: ['AZBase', 'AZTenant'],
+      properties: { objectid: T, displayname: 'Contoso', name: 'CONTOSO', tenantid: T, collected: true, lastseen: NOW, lastcollected: NOW },
+    });
+  });
+
+  it('AZUser: the properties analysis needs (onpremid, onpremsyncenabled, enabled, tenantid) and the on-prem user', () => {
+    expect(o.nodes.get(U1)!.properties).toEqual({
+      objectid: U1,
+      name: 'ALICE@CONTOSO.COM',
+      enabled: true,
+      whencreated: '2023-04-12T09:15:27Z',
+      displayname: 'Alice',
+      title: 'Engineer',
+      pwdlastset: '2024-01-02T03:04:05Z',
+      email: 'alice@contoso.com',
+      onpremid: 'S-1-5-21-1004336348-1177238915-682003330-1105',
+      onpremsyncenabled: true,
+      userprincipalname: 'alice@contoso.com',
+      usertype: 'Member',
+      tenantid: T,
+      lastseen: NOW,
+      lastcollected: NOW,
+    });
+    expect(o.nodes.get(U2)!.properties).toMatchObject({ onpremid: '', onpremsyncenabled: false, enabled: true });
+    expect(o.nodes.get(U3)!.properties.enabled).toBe(false);
+    // BloodHound creates the synced AD user; SyncedToADUser itself is analysis' work, not ingest's.
+    expect(o.nodes.get('S-1-5-21-1004336348-1177238915-682003330-1105')).toEqual({
+      objectid: 'S-1-5-21-1004336348-1177238915-682003330-1105',
+      kinds: ['Base', 'User'],
+      properties: { objectid: 'S-1-5-21-1004336348-1177238915-682003330-1105' },
+    });
+    expect(edgesOf(o, 'AZUser')).toEqual([`${T} -[AZContains]-> ${U1}`, `${T} -[AZContains]-> ${U2}`, `${T} -[AZContains]-> ${U3}`]);
+    expect([...o.edges.values()].some((e) => e.kind === 'SyncedToADUser')).toBe(false);
+  });
+
+  it('AZGroup: role-assignable, synced groups with the on-prem group', () => {
+    expect(o.nodes.get(G1)!.properties).toMatchObject({
+      name: 'HELPDESK@CONTOSO.ONMICROSOFT.COM',
+      description: 'Helpdesk admins',
+      isassignabletorole: true,
+      onpremid: 'S-1-5-21-1004336348-1177238915-682003330-2201',
+      onpremsyncenabled: true,
+      securityenabled: true,
+      securityidentifier: 'S-1-12-1-1',
+      whencreated: '2022-11-01T10:00:00Z',
+      tenantid: T,
+    });
+    expect(o.nodes.get('S-1-5-21-1004336348-1177238915-682003330-2201')!.kinds).toEqual(['Base', 'Group']);
+    expect(o.nodes.get(G2)!.properties).toMatchObject({ isassignabletorole: false, onpremsyncenabled: false, onpremid: '' });
+  });
+
+  it('AZApp and AZServicePrincipal: the app, the principal that runs as it, and the app of a foreign principal', () => {
+    expect(o.nodes.get(APP)!.properties).toMatchObject({
+      name: 'PAYROLL@CONTOSO.COM',
+      appid: '6cdf91ac-a064-4183-8eae-5ede4c8e5f66',
+      publisherdomain: 'contoso.com',
+      signinaudience: 'AzureADMyOrg',
+      whencreated: '2021-05-06T07:08:09Z',
+      tenantid: T,
+      lastcollected: NOW,
+    });
+    expect(o.nodes.get(SP)!.properties).toMatchObject({
+      name: 'PAYROLL@CONTOSO.ONMICROSOFT.COM',
+      enabled: true,
+      appownerorganizationid: '6c12b0b0-b2cc-4a73-8252-0b94bfca2145',
+      appdisplayname: 'Payroll',
+      serviceprincipaltype: 'Application',
+      tenantid: T,
+    });
+    // Microsoft Graph's principal: its application belongs to Microsoft's tenant, and is only referenced.
+    expect(o.nodes.get('00000003-0000-0000-C000-000000000000')).toEqual({
+      objectid: '00000003-0000-0000-C000-000000000000',
+      kinds: ['AZBase', 'AZApp'],
+      properties: { objectid: '00000003-0000-0000-C000-000000000000', displayname: 'Microsoft Graph', tenantid: 'F8CDEF31-A31E-4B4A-93E4-5F571E91255A', lastseen: NOW },
+    });
+    expect(edgesOf(o, 'AZServicePrincipal')).toEqual(
+      [
+        `${APP} -[AZRunsAs]-> ${SP}`,
+        `${T} -[AZContains]-> ${SP}`,
+        `00000003-0000-0000-C000-000000000000 -[AZRunsAs]-> ${GRAPHSP}`,
+        `${T} -[AZContains]-> ${GRAPHSP}`,
+      ].sort(),
+    );
+  });
+
+  it('AZDevice and AZRole: device properties; roles as ROLEID@TENANT with their template id', () => {
+    expect(o.nodes.get(DEV)!.properties).toMatchObject({
+      name: 'WKS-01@CONTOSO.ONMICROSOFT.COM',
+      operatingsystem: 'Windows',
+      operatingsystemversion: '10.0.22631',
+      trusttype: 'AzureAd',
+      deviceid: 'd1e2f3a4-0000-4000-8000-000000000001',
+    });
+    expect(o.nodes.get(`${GA}@${T}`)!.properties).toMatchObject({
+      name: 'GLOBAL ADMINISTRATOR@CONTOSO.ONMICROSOFT.COM',
+      templateid: '62e90394-69f5-4237-9190-012177145e10',
+      isbuiltin: true,
+      enabled: true,
+      tenantid: T,
+    });
+    expect(edgesOf(o, 'AZRole')).toContain(`${T} -[AZContains]-> ${GA}@${T}`);
+  });
+
+  it('AZGroupMember: users, principals, devices and groups, with their kinds', () => {
+    expect(edgesOf(o, 'AZGroupMember')).toEqual(
+      [`${U1} -[AZMemberOf]-> ${G1}`, `${SP} -[AZMemberOf]-> ${G1}`, `${DEV} -[AZMemberOf]-> ${G1}`, `${G1} -[AZMemberOf]-> ${G2}`].sort(),
+    );
+    expect(o.edges.get(`${SP} -[AZMemberOf]-> ${G1}`)).toMatchObject({ startKind: 'AZServicePrincipal', endKind: 'AZGroup' });
+  });
+
+  it('owners of groups, apps, service principals and devices become AZOwns', () => {
+    expect(edgesOf(o, 'AZGroupOwner')).toEqual([`${U2} -[AZOwns]-> ${G1}`]);
+    expect(edgesOf(o, 'AZAppOwner')).toEqual([`${U2} -[AZOwns]-> ${APP}`]);
+    expect(edgesOf(o, 'AZServicePrincipalOwner')).toEqual([`${GRAPHSP} -[AZOwns]-> ${SP}`]);
+    expect(edgesOf(o, 'AZDeviceOwner')).toEqual([`${U3} -[AZOwns]-> ${DEV}`]);
+  });
+
+  it('AZRoleAssignment: AZHasRole with its scope; a scoped application administrator controls the object', () => {
+    expect(edgesOf(o, 'AZRoleAssignment')).toEqual(
+      [`${U1} -[AZHasRole]-> ${GA}@${T}`, `${U3} -[AZAppAdmin]-> 7DE0A2BD-B175-4294-9FBF-6FEF5D9F6A77`, `${U2} -[AZHasRole]-> ${APPADM}@${T}`].sort(),
+    );
+    expect(o.edges.get(`${U1} -[AZHasRole]-> ${GA}@${T}`)!.properties).toEqual({ scope: T, lastseen: NOW });
+  });
+
+  it('AZAppRoleAssignment: only Microsoft Graph permissions held by service principals, dangerous ones as edges', () => {
+    expect(edgesOf(o, 'AZAppRoleAssignment')).toEqual([`${SP} -[AZMGRoleManagement_ReadWrite_Directory]-> ${GRAPHSP}`]);
+    const nodes = o.byKind.get('AZAppRoleAssignment')!.nodes.map((n) => [n.objectid, n.properties.displayname]);
+    expect(nodes).toEqual([
+      [SP, 'PAYROLL'],
+      [GRAPHSP, 'MICROSOFT GRAPH'],
+      [SP, 'PAYROLL'],
+      [GRAPHSP, 'MICROSOFT GRAPH'],
+    ]);
+  });
+
+  it('AZRoleEligibilityScheduleInstance: directory-wide eligibility becomes AZRoleEligible', () => {
+    expect(edgesOf(o, 'AZRoleEligibilityScheduleInstance')).toEqual([`${U2} -[AZRoleEligible]-> ${PRA}@${T}`]);
+  });
+
+  it('AZRoleManagementPolicyAssignment: activation requirements on the role, approvers as AZRoleApprover', () => {
+    expect(o.byKind.get('AZRoleManagementPolicyAssignment')!.nodes[0]!.properties).toEqual({
+      objectid: `${GA}@${T}`,
+      roledefinitionid: GA,
+      tenantid: T,
+      enduserassignmentrequiresapproval: true,
+      enduserassignmentrequirescapauthenticationcontext: false,
+      enduserassignmentuserapprovers: [U3],
+      enduserassignmentgroupapprovers: [G2],
+      enduserassignmentrequiresmfa: true,
+      enduserassignmentrequiresjustification: true,
+      enduserassignmentrequiresticketinformation: false,
+      lastseen: NOW,
+    });
+    expect(edgesOf(o, 'AZRoleManagementPolicyAssignment')).toEqual(
+      [`${U3} -[AZRoleApprover]-> ${GA}@${T}`, `${G2} -[AZRoleApprover]-> ${GA}@${T}`, `${PRA}@${T} -[AZRoleApprover]-> ${APPADM}@${T}`].sort(),
+    );
+    // The merged role keeps its directory properties and gains the policy's.
+    expect(o.nodes.get(`${PRA}@${T}`)!.properties).toMatchObject({ templateid: PRA.toLowerCase(), enduserassignmentrequiresticketinformation: true });
+  });
+
+  it('AZFederatedIdentityCredential: a credential node that authenticates to its application', () => {
+    expect(o.nodes.get('D4C3B2A1-0000-4000-8000-00000000F1C1')!.properties).toEqual({
+      objectid: 'D4C3B2A1-0000-4000-8000-00000000F1C1',
+      name: 'DEPLOY-MAIN',
+      audiences: ['api://AzureADTokenExchange'],
+      description: '',
+      issuer: 'https://token.actions.githubusercontent.com',
+      subject: 'repo:contoso/payroll:ref:refs/heads/main',
+      lastseen: NOW,
+    });
+    expect(edgesOf(o, 'AZFederatedIdentityCredential')).toEqual([`D4C3B2A1-0000-4000-8000-00000000F1C1 -[AZAuthenticatesTo]-> ${APP}`]);
+  });
+});
