@@ -59,7 +59,13 @@ export function federatedIdentityCredentials(d: Obj, out: AzureOut): void {
     out.node(
       'AZFederatedIdentityCredential',
       id,
-      { name: s(fic, 'name').toUpperCase(), audiences, description: s(fic, 'description'), issuer: s(fic, 'issuer'), subject: s(fic, 'subject') },
+      {
+        name: s(fic, 'name').toUpperCase(),
+        audiences,
+        description: s(fic, 'description'),
+        issuer: s(fic, 'issuer'),
+        subject: s(fic, 'subject'),
+      },
       false,
     );
     out.edge(id, 'AZFederatedIdentityCredential', appId, 'AZApp', 'AZAuthenticatesTo');

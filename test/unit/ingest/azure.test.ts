@@ -51,7 +51,10 @@ function convertFile(file: string): Out {
     k.edges.push(...c.edges);
     for (const n of c.nodes) {
       const seen = out.nodes.get(n.objectid);
-      out.nodes.set(n.objectid, seen ? { ...n, kinds: [...new Set([...seen.kinds, ...n.kinds])], properties: { ...seen.properties, ...n.properties } } : n);
+      out.nodes.set(
+        n.objectid,
+        seen ? { ...n, kinds: [...new Set([...seen.kinds, ...n.kinds])], properties: { ...seen.properties, ...n.properties } } : n,
+      );
     }
     for (const e of c.edges) out.edges.set(`${e.start} -[${e.kind}]-> ${e.end}`, e);
     if (c.unknownKind) out.unknown[c.unknownKind] = (out.unknown[c.unknownKind] ?? 0) + 1;
@@ -144,7 +147,12 @@ describe('AzureHound Entra ID records', () => {
     expect(o.nodes.get('00000003-0000-0000-C000-000000000000')).toEqual({
       objectid: '00000003-0000-0000-C000-000000000000',
       kinds: ['AZBase', 'AZApp'],
-      properties: { objectid: '00000003-0000-0000-C000-000000000000', displayname: 'Microsoft Graph', tenantid: 'F8CDEF31-A31E-4B4A-93E4-5F571E91255A', lastseen: NOW },
+      properties: {
+        objectid: '00000003-0000-0000-C000-000000000000',
+        displayname: 'Microsoft Graph',
+        tenantid: 'F8CDEF31-A31E-4B4A-93E4-5F571E91255A',
+        lastseen: NOW,
+      },
     });
     expect(edgesOf(o, 'AZServicePrincipal')).toEqual(
       [
@@ -190,7 +198,11 @@ describe('AzureHound Entra ID records', () => {
 
   it('AZRoleAssignment: AZHasRole with its scope; a scoped application administrator controls the object', () => {
     expect(edgesOf(o, 'AZRoleAssignment')).toEqual(
-      [`${U1} -[AZHasRole]-> ${GA}@${T}`, `${U3} -[AZAppAdmin]-> 7DE0A2BD-B175-4294-9FBF-6FEF5D9F6A77`, `${U2} -[AZHasRole]-> ${APPADM}@${T}`].sort(),
+      [
+        `${U1} -[AZHasRole]-> ${GA}@${T}`,
+        `${U3} -[AZAppAdmin]-> 7DE0A2BD-B175-4294-9FBF-6FEF5D9F6A77`,
+        `${U2} -[AZHasRole]-> ${APPADM}@${T}`,
+      ].sort(),
     );
     expect(o.edges.get(`${U1} -[AZHasRole]-> ${GA}@${T}`)!.properties).toEqual({ scope: T, lastseen: NOW });
   });
@@ -225,10 +237,17 @@ describe('AzureHound Entra ID records', () => {
       lastseen: NOW,
     });
     expect(edgesOf(o, 'AZRoleManagementPolicyAssignment')).toEqual(
-      [`${U3} -[AZRoleApprover]-> ${GA}@${T}`, `${G2} -[AZRoleApprover]-> ${GA}@${T}`, `${PRA}@${T} -[AZRoleApprover]-> ${APPADM}@${T}`].sort(),
+      [
+        `${U3} -[AZRoleApprover]-> ${GA}@${T}`,
+        `${G2} -[AZRoleApprover]-> ${GA}@${T}`,
+        `${PRA}@${T} -[AZRoleApprover]-> ${APPADM}@${T}`,
+      ].sort(),
     );
     // The merged role keeps its directory properties and gains the policy's.
-    expect(o.nodes.get(`${PRA}@${T}`)!.properties).toMatchObject({ templateid: PRA.toLowerCase(), enduserassignmentrequiresticketinformation: true });
+    expect(o.nodes.get(`${PRA}@${T}`)!.properties).toMatchObject({
+      templateid: PRA.toLowerCase(),
+      enduserassignmentrequiresticketinformation: true,
+    });
   });
 
   it('AZFederatedIdentityCredential: a credential node that authenticates to its application', () => {
@@ -242,5 +261,160 @@ describe('AzureHound Entra ID records', () => {
       lastseen: NOW,
     });
     expect(edgesOf(o, 'AZFederatedIdentityCredential')).toEqual([`D4C3B2A1-0000-4000-8000-00000000F1C1 -[AZAuthenticatesTo]-> ${APP}`]);
+  });
+});
+
+describe('AzureHound Resource Manager records', () => {
+  const o = convertFile('resources.json');
+  const VMSS = `${RG}/PROVIDERS/MICROSOFT.COMPUTE/VIRTUALMACHINESCALESETS/WEB-SS`;
+  const MC = `${RG}/PROVIDERS/MICROSOFT.CONTAINERSERVICE/MANAGEDCLUSTERS/AKS-01`;
+
+  it('converts every record of the file', () => {
+    expect(o.unknown).toEqual({});
+  });
+
+  it('management groups, their descendants, the subscription and the resource group form the containment tree', () => {
+    expect(o.nodes.get(MG)!.properties).toMatchObject({ name: 'CONTOSO ROOT@CONTOSO.ONMICROSOFT.COM', tenantid: T });
+    expect(edgesOf(o, 'AZManagementGroup')).toEqual([`${T} -[AZContains]-> ${MG}`, `${T} -[AZContains]-> ${MG2}`].sort());
+    expect(edgesOf(o, 'AZManagementGroupDescendant')).toEqual([`${MG} -[AZContains]-> ${MG2}`, `${MG2} -[AZContains]-> ${SUB}`].sort());
+    expect(o.nodes.get(SUB)!.properties).toMatchObject({ name: 'PRODUCTION', displayname: 'Production', tenantid: T });
+    expect(edgesOf(o, 'AZSubscription')).toEqual([`${T} -[AZContains]-> ${SUB}`]);
+    expect(o.nodes.get(RG)!.properties).toMatchObject({ name: 'PROD-RG', tenantid: T });
+    expect(edgesOf(o, 'AZResourceGroup')).toEqual([`${SUB} -[AZContains]-> ${RG}`]);
+  });
+
+  it('AZKeyVault: RBAC flag, contained by its resource group', () => {
+    expect(o.nodes.get(KV)!.properties).toMatchObject({ name: 'PROD-KV', enablerbacauthorization: false, tenantid: T, lastcollected: NOW });
+    expect(edgesOf(o, 'AZKeyVault')).toEqual([`${RG} -[AZContains]-> ${KV}`]);
+  });
+
+  it('AZVM: operating system, system- and user-assigned identities (only those with a client id)', () => {
+    expect(o.nodes.get(VM)!.properties).toMatchObject({ name: 'WEB-01', operatingsystem: 'Linux', tenantid: T });
+    expect(edgesOf(o, 'AZVM')).toEqual(
+      [`${RG} -[AZContains]-> ${VM}`, `${VM} -[AZManagedIdentity]-> ${MI}`, `${VM} -[AZManagedIdentity]-> ${UAMI}`].sort(),
+    );
+  });
+
+  it.each([
+    ['AZVMScaleSet', 'WEB-SS', 'MICROSOFT.COMPUTE/VIRTUALMACHINESCALESETS/WEB-SS', true],
+    ['AZFunctionApp', 'FUNC-01', 'MICROSOFT.WEB/SITES/FUNC-01', true],
+    ['AZWebApp', 'SITE-01', 'MICROSOFT.WEB/SITES/SITE-01', false],
+    ['AZLogicApp', 'FLOW-01', 'MICROSOFT.LOGIC/WORKFLOWS/FLOW-01', true],
+    ['AZAutomationAccount', 'AUTO-01', 'MICROSOFT.AUTOMATION/AUTOMATIONACCOUNTS/AUTO-01', true],
+    ['AZContainerRegistry', 'ACR01', 'MICROSOFT.CONTAINERREGISTRY/REGISTRIES/ACR01', true],
+  ])('%s: a named resource in its group, with its managed identities', (kind, name, tail, identities) => {
+    const id = `${RG}/PROVIDERS/${tail}`;
+    expect(o.nodes.get(id)).toEqual({
+      objectid: id,
+      kinds: ['AZBase', kind],
+      properties: { objectid: id, name, tenantid: T, lastseen: NOW, lastcollected: NOW },
+    });
+    const expected = [`${RG} -[AZContains]-> ${id}`];
+    if (identities) expected.push(`${id} -[AZManagedIdentity]-> ${MI}`, `${id} -[AZManagedIdentity]-> ${UAMI}`);
+    expect(edgesOf(o, kind)).toEqual(expected.sort());
+  });
+
+  it('AZManagedCluster: its node resource group', () => {
+    const nodeRg = `${SUB}/RESOURCEGROUPS/MC_PROD-RG_AKS-01_WESTEUROPE`;
+    expect(o.nodes.get(MC)!.properties).toMatchObject({ name: 'AKS-01', noderesourcegroupid: nodeRg });
+    expect(edgesOf(o, 'AZManagedCluster')).toEqual([`${MC} -[AZNodeResourceGroup]-> ${nodeRg}`, `${RG} -[AZContains]-> ${MC}`].sort());
+  });
+
+  it('owners and user access administrators of subscriptions, resource groups and management groups (inherited ones skipped)', () => {
+    expect(edgesOf(o, 'AZSubscriptionOwner')).toEqual([`${U1} -[AZOwner]-> ${SUB}`]);
+    expect(edgesOf(o, 'AZSubscriptionUserAccessAdmin')).toEqual([`${U2} -[AZUserAccessAdministrator]-> ${SUB}`]);
+    expect(edgesOf(o, 'AZResourceGroupOwner')).toEqual([`${U1} -[AZOwner]-> ${RG}`]);
+    expect(edgesOf(o, 'AZResourceGroupUserAccessAdmin')).toEqual([`${U3} -[AZUserAccessAdministrator]-> ${RG}`]);
+    expect(edgesOf(o, 'AZManagementGroupOwner')).toEqual([`${U1} -[AZOwner]-> ${MG}`]);
+    expect(edgesOf(o, 'AZManagementGroupUserAccessAdmin')).toEqual([`${G1} -[AZUserAccessAdministrator]-> ${MG}`]);
+    expect(o.edges.get(`${U1} -[AZOwner]-> ${SUB}`)).toMatchObject({ startKind: 'AZBase', endKind: 'AZSubscription' });
+  });
+
+  it('key vault roles and access policies', () => {
+    expect(edgesOf(o, 'AZKeyVaultOwner')).toEqual([`${U1} -[AZOwner]-> ${KV}`]);
+    expect(edgesOf(o, 'AZKeyVaultUserAccessAdmin')).toEqual([`${U2} -[AZUserAccessAdministrator]-> ${KV}`]);
+    expect(edgesOf(o, 'AZKeyVaultContributor')).toEqual([`${U3} -[AZContributor]-> ${KV}`]);
+    expect(edgesOf(o, 'AZKeyVaultKVContributor')).toEqual([`${G1} -[AZKeyVaultContributor]-> ${KV}`]);
+    expect(edgesOf(o, 'AZKeyVaultAccessPolicy')).toEqual([`${SP} -[AZGetCertificates]-> ${KV}`, `${SP} -[AZGetSecrets]-> ${KV}`]);
+  });
+
+  it('virtual machine roles: assignments on the VM itself, whatever their case for Avere contributors', () => {
+    expect(edgesOf(o, 'AZVMAdminLogin')).toEqual([`${U2} -[AZVMAdminLogin]-> ${VM}`]);
+    expect(edgesOf(o, 'AZVMAvereContributor')).toEqual([`${U3} -[AZAvereContributor]-> ${VM}`]);
+    expect(edgesOf(o, 'AZVMContributor')).toEqual([`${U3} -[AZContributor]-> ${VM}`]);
+    expect(edgesOf(o, 'AZVMVMContributor')).toEqual([`${G1} -[AZVMContributor]-> ${VM}`]);
+    expect(edgesOf(o, 'AZVMOwner')).toEqual([`${U1} -[AZOwner]-> ${VM}`]);
+    expect(edgesOf(o, 'AZVMUserAccessAdmin')).toEqual([`${U2} -[AZUserAccessAdministrator]-> ${VM}`]);
+  });
+
+  it.each([
+    ['AZVMScaleSetRoleAssignment', 'MICROSOFT.COMPUTE/VIRTUALMACHINESCALESETS/WEB-SS', 'AZVMContributor'],
+    ['AZFunctionAppRoleAssignment', 'MICROSOFT.WEB/SITES/FUNC-01', 'AZWebsiteContributor'],
+    ['AZWebAppRoleAssignment', 'MICROSOFT.WEB/SITES/SITE-01', 'AZWebsiteContributor'],
+    ['AZLogicAppRoleAssignment', 'MICROSOFT.LOGIC/WORKFLOWS/FLOW-01', 'AZLogicAppContributor'],
+    ['AZAutomationAccountRoleAssignment', 'MICROSOFT.AUTOMATION/AUTOMATIONACCOUNTS/AUTO-01', 'AZAutomationContributor'],
+    ['AZContainerRegistryRoleAssignment', 'MICROSOFT.CONTAINERREGISTRY/REGISTRIES/ACR01', 'AZContributor'],
+    ['AZManagedClusterRoleAssignment', 'MICROSOFT.CONTAINERSERVICE/MANAGEDCLUSTERS/AKS-01', 'AZAKSContributor'],
+  ])('%s: the resource-specific role assigned on the resource; inherited and reader assignments skipped', (kind, tail, edge) => {
+    expect(edgesOf(o, kind)).toEqual([`${U1} -[${edge}]-> ${RG}/PROVIDERS/${tail}`]);
+  });
+
+  it('every node and edge kind written is listed in src/graph/kinds.ts', () => {
+    const all = [convertFile('entra.json'), o];
+    const nodeKinds = new Set(all.flatMap((x) => [...x.nodes.values()].flatMap((n) => n.kinds)));
+    const edgeKinds = new Set(all.flatMap((x) => [...x.edges.values()].map((e) => e.kind)));
+    for (const k of nodeKinds) expect(['AZBase', 'Base', 'User', 'Group', ...AZ_NODE_KINDS]).toContain(k);
+    for (const k of edgeKinds) expect(AZ_EDGE_KINDS).toContain(k);
+    expect(AZ_EDGE_KINDS).toEqual(expect.arrayContaining(['AZAuthenticatesTo', 'AZRoleEligible', 'AZRoleApprover']));
+    expect(AZ_NODE_KINDS).toContain('AZFederatedIdentityCredential');
+  });
+});
+
+describe('kinds and records AzureHound writes that are not converted, and bad records', () => {
+  it('are counted per kind and reported, never thrown and never silent', () => {
+    const o = convertFile('unknown-and-malformed.json');
+    expect(o.unknown).toEqual({
+      AZStorageAccount: 1,
+      AZStorageContainer: 1,
+      AZOAuth2PermissionGrant: 1,
+      AZGroup365: 1,
+      'AZUser (no object id)': 1,
+      'AZGroup (no "data" object)': 1,
+      '(no kind) (not a {kind, data} record)': 2,
+    });
+    // The good record after the bad ones is converted.
+    expect(o.nodes.has('E5E5E5E5-0000-4000-8000-000000000005')).toBe(true);
+  });
+
+  it.each([
+    null,
+    42,
+    [],
+    {},
+    { kind: 7, data: {} },
+    { kind: 'AZUser', data: [] },
+    { kind: 'constructor', data: {} },
+    { kind: '__proto__', data: {} },
+  ])('never throws on %j', (item) => {
+    const c = convertAzure(item, NOW);
+    expect(c.nodes).toEqual([]);
+    expect(c.unknownKind).toEqual(expect.any(String));
+  });
+
+  it.each(Object.keys(AZURE_CONVERTERS))('%s: wrongly shaped fields produce no crash', (kind) => {
+    const hostile = {
+      id: 5,
+      tenantId: ['x'],
+      owners: 'nope',
+      members: [null, 1, { member: 'x' }],
+      assignees: [{ assignee: null }],
+      roleAssignments: {},
+      fics: [null],
+      identity: { userAssignedIdentities: [null, 'x'] },
+      properties: null,
+      permissions: { secrets: 'Get' },
+      endUserAssignmentUserApprovers: 'x',
+    };
+    expect(() => convertAzure({ kind, data: hostile }, NOW)).not.toThrow();
   });
 });
