@@ -1,6 +1,8 @@
 import { POST_PROCESSED_KINDS, TIER_ZERO_KIND } from '../graph/kinds.js';
 import type { GraphStore } from '../graph/store.js';
 import { adcs } from './steps/adcs.js';
+import { AZURE_POST_PROCESSED_KINDS, AZURE_STEPS } from './steps/azure/index.js';
+import { hybridUsers } from './steps/hybrid.js';
 import { dcsync } from './steps/dcsync.js';
 import { gpoApplication } from './steps/gpo.js';
 import { localGroupRights } from './steps/local-groups.js';
@@ -35,11 +37,12 @@ export async function runAnalysis(store: GraphStore, opts: { now?: Date } = {}):
   ownsAndWriteOwner(g, c);
   gpoApplication(g, c);
   adcs(g, c);
+  for (const step of [...AZURE_STEPS, hybridUsers]) step(g, c);
   const t0 = tierZero(g);
 
   await store.write(async (w) => {
     await w.upsertNodes(c.nodes);
-    await w.deleteEdgesOfKinds(POST_PROCESSED_KINDS);
+    await w.deleteEdgesOfKinds([...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS]);
     await w.upsertEdges(c.edges);
     await w.removeKindEverywhere(TIER_ZERO_KIND);
     await w.removePropertyEverywhere('system_tags');
