@@ -274,7 +274,11 @@ describe('AzureHound Resource Manager records', () => {
   });
 
   it('management groups, their descendants, the subscription and the resource group form the containment tree', () => {
-    expect(o.nodes.get(MG)!.properties).toMatchObject({ name: 'CONTOSO ROOT@CONTOSO.ONMICROSOFT.COM', displayname: 'Contoso Root', tenantid: T });
+    expect(o.nodes.get(MG)!.properties).toMatchObject({
+      name: 'CONTOSO ROOT@CONTOSO.ONMICROSOFT.COM',
+      displayname: 'Contoso Root',
+      tenantid: T,
+    });
     expect(edgesOf(o, 'AZManagementGroup')).toEqual([`${T} -[AZContains]-> ${MG}`, `${T} -[AZContains]-> ${MG2}`].sort());
     expect(edgesOf(o, 'AZManagementGroupDescendant')).toEqual([`${MG} -[AZContains]-> ${MG2}`, `${MG2} -[AZContains]-> ${SUB}`].sort());
     expect(o.nodes.get(SUB)!.properties).toMatchObject({ name: 'PRODUCTION', displayname: 'Production', tenantid: T });
