@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from './model.js';
 
 /** Writes to the graph, inside one transaction of `GraphStore.write`. */
@@ -11,6 +12,8 @@ export interface GraphWriter {
   /** Takes a kind off every node that has it (re-tagging starts from nothing). */
   removeKindEverywhere(kind: string): Promise<number>;
   removePropertyEverywhere(key: string): Promise<number>;
+  /** The write transaction itself (SQL stores), for callers that record their own rows atomically with the graph. */
+  readonly tx?: Queryable;
 }
 
 export interface NodeScanRow {

@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { EdgeInput, NodeInput } from '../graph/model.js';
 import type { GraphStore, GraphWriter } from '../graph/store.js';
+import type { Queryable } from '../db/pool.js';
 import { asAppError } from '../errors.js';
 import { convertAzure } from './azure.js';
 import { field, str } from './fields.js';
@@ -39,6 +40,11 @@ export interface IngestOptions {
   now?: Date;
   /** Called after each flushed batch with the objects ingested so far (progress bars). */
   onProgress?: (objects: number) => void;
+  /**
+   * Runs inside the file's transaction after its last write, before the commit: callers record that the file is
+   * done atomically with its data (a throw rolls the file back). `result.file` names the file (or zip entry).
+   */
+  beforeCommit?: (tx: Queryable, result: FileResult) => Promise<void>;
 }
 
 const FLUSH_OBJECTS = 2500;
@@ -118,6 +124,10 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
         spool = undefined;
       }
       await flush(w);
+      if (opts.beforeCommit) {
+        if (!w.tx) throw new Error('this graph store cannot record rows in its write transaction');
+        await opts.beforeCommit(w.tx, result);
+      }
       return result;
     });
   } catch (err) {
