@@ -77,7 +77,16 @@ export function buildApp(deps: AppDeps): Express {
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
-  app.all('/graphql', limiter('/graphql'), readBody('graphql', bodyOpts), auth, (req, res) => yoga(req, res, { req, res }));
+  app.all(
+    '/graphql',
+    limiter('/graphql'),
+    // Multipart (file uploads) passes the upload gate first: credentials from the headers, per-caller caps.
+    (req: express.Request, res: express.Response, next: express.NextFunction) =>
+      /^multipart\//i.test(req.headers['content-type'] ?? '') ? gate(req, res, next) : next(),
+    readBody('graphql', { ...bodyOpts, multipartMaxBytes: config.maxGraphqlUploadBytes }),
+    auth,
+    (req, res) => yoga(req, res, { req, res }),
+  );
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));
