@@ -30,6 +30,26 @@ export const ANALYSIS_PROPERTIES = [
   'gmsa',
   'msa',
   'system_tags',
+  // ADCS
+  'effectiveekus',
+  'applicationpolicies',
+  'certificatepolicy',
+  'certtemplateoid',
+  'isuserspecifiessanenabled',
+  'isuserspecifiessanenabledcollected',
+  'hasenrollmentagentrestrictions',
+  'enrollmentagentrestrictionscollected',
+  'nosecurityextension',
+  'schannelauthenticationenabled',
+  'subjectaltrequiredns',
+  'subjectaltrequiredomaindns',
+  'subjectaltrequireupn',
+  'subjectaltrequirespn',
+  'strongcertificatebindingenforcementraw',
+  'certificatemappingmethodsraw',
+  // Tier Zero selectors
+  'distinguishedname',
+  'samaccountname',
 ];
 
 /** Edge kinds analysis rules read (raw inputs of the post-processed edges). */
@@ -55,6 +75,12 @@ export const ANALYSIS_EDGE_KINDS = [
   'HostsCAService',
   'RootCAFor',
   'NTAuthStoreFor',
+  'WritePKINameFlag',
+  'WritePKIEnrollmentFlag',
+  'OIDGroupLink',
+  'DCFor',
+  'SameForestTrust',
+  'DelegatedEnrollmentAgent',
 ];
 
 /**
