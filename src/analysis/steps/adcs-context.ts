@@ -8,7 +8,8 @@ const UPN_MAPPING = 0x4;
 
 export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x)) : []);
 export const upper = (v: unknown): string[] => strings(v).map((x) => x.toUpperCase());
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : undefined;
 export const thumbprint = (n: ANode): string | undefined =>
   typeof n.props.certthumbprint === 'string' && n.props.certthumbprint ? n.props.certthumbprint.toUpperCase() : undefined;
 
@@ -52,7 +53,11 @@ export class AdcsContext {
     this.cas = g.ofKind('EnterpriseCA');
     this.templates = g.ofKind('CertTemplate');
     this.domains = g.ofKind('Domain');
-    for (const ca of this.cas) this.chained.set(ca.id, this.domains.filter((d) => this.trusted(ca, d) && this.chainsToRoot(ca, d)));
+    for (const ca of this.cas)
+      this.chained.set(
+        ca.id,
+        this.domains.filter((d) => this.trusted(ca, d) && this.chainsToRoot(ca, d)),
+      );
   }
 
   private holders(target: ANode, kinds: string[]): ANode[] {
@@ -62,12 +67,18 @@ export class AdcsContext {
   }
 
   published(ca: ANode): ANode[] {
-    return this.g.in(ca.id, 'PublishedTo').map((e) => this.g.node(e.startId)).filter((t) => t.kinds.has('CertTemplate'));
+    return this.g
+      .in(ca.id, 'PublishedTo')
+      .map((e) => this.g.node(e.startId))
+      .filter((t) => t.kinds.has('CertTemplate'));
   }
 
   /** CAs a template is published to. */
   casOf(template: ANode): ANode[] {
-    return this.g.out(template.id, 'PublishedTo').map((e) => this.g.node(e.endId)).filter((n) => n.kinds.has('EnterpriseCA'));
+    return this.g
+      .out(template.id, 'PublishedTo')
+      .map((e) => this.g.node(e.endId))
+      .filter((n) => n.kinds.has('EnterpriseCA'));
   }
 
   caEnrollers(ca: ANode): ANode[] {

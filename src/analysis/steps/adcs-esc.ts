@@ -33,7 +33,13 @@ export function esc3(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[]):
       if (!agent.kinds.has('CertTemplate') || !tpl.noApproval(agent) || !tpl.noSignatures(agent)) continue;
       const delegated = restricted ? [ctx.rightHolders(target, ['DelegatedEnrollmentAgent'])] : [];
       for (const agentCa of ctx.casOf(agent)) {
-        const sets = [ctx.templateEnrollers(agent), ctx.templateEnrollers(target), ctx.caEnrollers(agentCa), ctx.caEnrollers(ca), ...delegated];
+        const sets = [
+          ctx.templateEnrollers(agent),
+          ctx.templateEnrollers(target),
+          ctx.caEnrollers(agentCa),
+          ctx.caEnrollers(ca),
+          ...delegated,
+        ];
         for (const p of ctx.filterUsers(crossProduct(ctx.g, sets), agent)) found.add(p);
       }
     }
@@ -58,7 +64,8 @@ export function esc4(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[]):
     add([ctx.templateControllers(t)]);
     add([ctx.rightHolders(t, ['GenericWrite']), enroll]);
     const v = tpl.schemaVersion(t);
-    if (!tpl.authEnabled(t) || v === undefined || tpl.authorizedSignatures(t) === undefined || (v > 1 && tpl.authorizedSignatures(t)! > 0)) continue;
+    if (!tpl.authEnabled(t) || v === undefined || tpl.authorizedSignatures(t) === undefined || (v > 1 && tpl.authorizedSignatures(t)! > 0))
+      continue;
     add([enroll, nameFlag, enrollmentFlag]);
     if (t.props.enrolleesuppliessubject === true) add([enroll, enrollmentFlag]);
     if (t.props.requiresmanagerapproval === false) add([enroll, nameFlag]);

@@ -35,7 +35,16 @@ type Scenario = 'a' | 'b';
 const sanRequirement = (t: ANode, s: Scenario) =>
   s === 'a' ? t.props.subjectaltrequireupn === true || t.props.subjectaltrequirespn === true : t.props.subjectaltrequiredns === true;
 
-function escalate(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[], kind: string, s: Scenario, valid: (t: ANode) => boolean, forest: (d: ANode) => boolean): void {
+function escalate(
+  ctx: AdcsContext,
+  c: Changes,
+  ca: ANode,
+  domains: ANode[],
+  kind: string,
+  s: Scenario,
+  valid: (t: ANode) => boolean,
+  forest: (d: ANode) => boolean,
+): void {
   if (!ctx.caEnrollers(ca).length) return;
   const found = new Map<number, ANode>();
   for (const t of ctx.published(ca)) {

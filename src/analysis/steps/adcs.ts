@@ -21,7 +21,8 @@ export function adcs(g: AnalysisGraph, c: Changes): void {
 
   // TrustedForNTAuth: the store lists the CA's certificate.
   for (const store of g.ofKind('NTAuthStore')) {
-    for (const t of upper(store.props.certthumbprints)) for (const ca of withThumb(t, ['EnterpriseCA'])) c.edge(ca, store, 'TrustedForNTAuth');
+    for (const t of upper(store.props.certthumbprints))
+      for (const ca of withThumb(t, ['EnterpriseCA'])) c.edge(ca, store, 'TrustedForNTAuth');
   }
   // IssuedSignedBy: a certificate's issuer is the second entry of its chain.
   for (const n of [...cas, ...roots, ...aias]) {
@@ -62,7 +63,8 @@ function extendedByPolicy(g: AnalysisGraph, c: Changes): void {
   for (const t of g.ofKind('CertTemplate')) {
     const sid = t.props.domainsid;
     if (typeof sid !== 'string' || !sid) continue;
-    for (const oid of strings(t.props.certificatepolicy)) for (const p of byOid.get(oid) ?? []) if (p.props.domainsid === sid) c.edge(t, p, 'ExtendedByPolicy');
+    for (const oid of strings(t.props.certificatepolicy))
+      for (const p of byOid.get(oid) ?? []) if (p.props.domainsid === sid) c.edge(t, p, 'ExtendedByPolicy');
   }
 }
 
