@@ -50,6 +50,9 @@ export const ANALYSIS_PROPERTIES = [
   // Tier Zero selectors
   'distinguishedname',
   'samaccountname',
+  // ProtectAdminGroups, HasTrustKeys
+  'adminsdholderprotected',
+  'netbios',
 ];
 
 /** Edge kinds analysis rules read (raw inputs of the post-processed edges). */
@@ -81,6 +84,7 @@ export const ANALYSIS_EDGE_KINDS = [
   'DCFor',
   'SameForestTrust',
   'DelegatedEnrollmentAgent',
+  'CrossForestTrust',
 ];
 
 /**
