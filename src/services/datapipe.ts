@@ -39,6 +39,8 @@ export interface DatapipeDeps {
   log: Logger;
   /** How often to look for work other replicas requested; 0 = only when kicked. */
   pollMs: number;
+  /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
+  tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
 }
 
 /** Called when a job finished ingest and analysis (collector jobs close with it). */
@@ -159,7 +161,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       const jobs = await store.jobsInStatus(JOB_STATUS.analyzing);
       let result: AnalysisResult | undefined;
       try {
-        result = await withHeartbeat(() => runAnalysis(deps.graph));
+        result = await withHeartbeat(async () => runAnalysis(deps.graph, { tierZeroSeeds: await deps.tierZeroSeeds?.() }));
         log.info({ ...result }, 'analysis complete');
       } catch (err) {
         log.error({ err }, 'analysis failed');
