@@ -32,6 +32,29 @@ export const ANALYSIS_PROPERTIES = [
   'msa',
   'system_tags',
   ...AZURE_ANALYSIS_PROPERTIES,
+  // ADCS
+  'effectiveekus',
+  'applicationpolicies',
+  'certificatepolicy',
+  'certtemplateoid',
+  'isuserspecifiessanenabled',
+  'isuserspecifiessanenabledcollected',
+  'hasenrollmentagentrestrictions',
+  'enrollmentagentrestrictionscollected',
+  'nosecurityextension',
+  'schannelauthenticationenabled',
+  'subjectaltrequiredns',
+  'subjectaltrequiredomaindns',
+  'subjectaltrequireupn',
+  'subjectaltrequirespn',
+  'strongcertificatebindingenforcementraw',
+  'certificatemappingmethodsraw',
+  // Tier Zero selectors
+  'distinguishedname',
+  'samaccountname',
+  // ProtectAdminGroups, HasTrustKeys
+  'adminsdholderprotected',
+  'netbios',
 ];
 
 /** Edge kinds analysis rules read (raw inputs of the post-processed edges). */
@@ -58,6 +81,13 @@ export const ANALYSIS_EDGE_KINDS = [
   'RootCAFor',
   'NTAuthStoreFor',
   ...AZURE_ANALYSIS_EDGE_KINDS,
+  'WritePKINameFlag',
+  'WritePKIEnrollmentFlag',
+  'OIDGroupLink',
+  'DCFor',
+  'SameForestTrust',
+  'DelegatedEnrollmentAgent',
+  'CrossForestTrust',
 ];
 
 /**
