@@ -52,11 +52,11 @@ describe('Azure analysis', () => {
     const az = new AzureGraph();
     const ga = az.role('GA', ROLE.globalAdmin);
     const helpdesk = az.role('Helpdesk', ROLE.helpdeskAdmin);
-    const tier1 = az.role('Tier1', ROLE.partnerTier1Support);
+    az.role('Tier1', ROLE.partnerTier1Support);
     const reader = az.role('Reader', ROLE.directoryReaders);
     const security = az.role('Security', '194ae4cb-b126-40b2-bd5b-6091b380977d');
     const admin = az.user('admin');
-    const plainUser = az.user('plainUser');
+    az.user('plainUser');
     const readerUser = az.user('readerUser');
     const secUser = az.user('secUser');
     const protectedUser = az.user('protectedUser');
