@@ -14,8 +14,6 @@ export interface GraphWriter {
   /** Takes a kind off every node that has it (re-tagging starts from nothing). */
   removeKindEverywhere(kind: string): Promise<number>;
   removePropertyEverywhere(key: string): Promise<number>;
-  /** The write transaction itself (SQL stores), for callers that record their own rows atomically with the graph. */
-  readonly tx?: Queryable;
 }
 
 export interface NodeScanRow {
