@@ -266,7 +266,6 @@ describe('AzureHound Entra ID records', () => {
 
 describe('AzureHound Resource Manager records', () => {
   const o = convertFile('resources.json');
-  const VMSS = `${RG}/PROVIDERS/MICROSOFT.COMPUTE/VIRTUALMACHINESCALESETS/WEB-SS`;
   const MC = `${RG}/PROVIDERS/MICROSOFT.CONTAINERSERVICE/MANAGEDCLUSTERS/AKS-01`;
 
   it('converts every record of the file', () => {
