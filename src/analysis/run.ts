@@ -1,6 +1,8 @@
 import { POST_PROCESSED_KINDS, TIER_ZERO_KIND } from '../graph/kinds.js';
 import type { GraphStore } from '../graph/store.js';
 import { adcs } from './steps/adcs.js';
+import { AZURE_POST_PROCESSED_KINDS, AZURE_STEPS } from './steps/azure/index.js';
+import { hybridUsers } from './steps/hybrid.js';
 import { dcsync } from './steps/dcsync.js';
 import { hasTrustKeys, protectAdminGroups } from './steps/domain-rules.js';
 import { gpoApplication } from './steps/gpo.js';
@@ -33,6 +35,8 @@ export const ANALYSIS_STEPS: AnalysisStep[] = [
   protectAdminGroups,
   hasTrustKeys,
   adcs,
+  ...AZURE_STEPS,
+  hybridUsers,
 ];
 
 export interface AnalysisOptions {
@@ -56,7 +60,7 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
 
   await store.write(async (w) => {
     await w.upsertNodes(c.nodes);
-    await w.deleteEdgesOfKinds(POST_PROCESSED_KINDS);
+    await w.deleteEdgesOfKinds([...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS]);
     await w.upsertEdges(c.edges);
     await w.removeKindEverywhere(TIER_ZERO_KIND);
     await w.removePropertyEverywhere('system_tags');

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { signSessionToken, verifySessionToken } from '../auth/jwt.js';
 import { hashPassword, randomPassword, verifyPassword } from '../auth/password.js';
+import { Keyring } from '../auth/secret-box.js';
 import { PERMISSIONS, type Session, type UserSession } from '../auth/session.js';
 import type { Queryable } from '../db/pool.js';
 import { createPermissionsStore } from '../db/stores/permissions-store.js';
@@ -17,6 +18,7 @@ export interface IdentityDeps {
   sessions: SessionsStore;
   principals: PrincipalsStore;
   secrets: SecretsStore;
+  keyring: Keyring;
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   clock: () => Date;
   sessionTtlHours: number;
@@ -35,9 +37,10 @@ const INVALID_LOGIN = 'Authentication is invalid: unknown user name or wrong sec
 /** Users, login sessions (JWT) and the first administrator. */
 export async function createIdentityService(deps: IdentityDeps) {
   const { users, sessions, principals, clock } = deps;
-  const jwtKey = crypto.createSecretKey(
-    Buffer.from(await deps.secrets.getOrCreate('jwt_signing_key', crypto.randomBytes(32).toString('base64')), 'base64'),
-  );
+  // Sealed at rest under the server key; a plain value is from before migration 0008 (sealed at start).
+  const aad = 'app_secrets.value:jwt_signing_key';
+  const stored = await deps.secrets.getOrCreate('jwt_signing_key', deps.keyring.seal(crypto.randomBytes(32).toString('base64'), aad));
+  const jwtKey = crypto.createSecretKey(Buffer.from(Keyring.isSealed(stored) ? deps.keyring.open(stored, aad) : stored, 'base64'));
 
   function toUserSession(p: UserPrincipal, extra: Pick<UserSession, 'method' | 'sessionId' | 'tokenId'>): UserSession {
     return {

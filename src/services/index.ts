@@ -34,6 +34,8 @@ import { createTagsStore } from '../db/stores/tags-store.js';
 import { createAssetGroupsService } from './asset-groups.js';
 import { createCustomNodesService } from './custom-nodes.js';
 import { createSsoService } from './sso.js';
+import { Keyring } from '../auth/secret-box.js';
+import { createSecretsService } from './secrets.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -51,19 +53,25 @@ export async function createServices(d: ServiceDeps) {
   const { db, config, log, clock } = d;
   const users = createUsersStore(db);
   const principals = createPrincipalsStore(db);
+  const tokensStore = createTokensStore(db);
+  // Token keys and the JWT key are sealed with a key outside the database (GAS_SECRET_KEY or DATA_DIR/secret.key).
+  const keyring = new Keyring({ envKey: config.secretKey, envPrevious: config.secretKeyPrevious, dataDir: config.dataDir });
+  const secretsStore = createSecretsStore(db);
+  const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
+  await secrets.sealPlain();
   const identity = await createIdentityService({
     users,
     sessions: createSessionsStore(db),
     principals,
-    secrets: createSecretsStore(db),
+    secrets: secretsStore,
+    keyring,
     tx: (fn) => db.tx(fn),
     clock,
     sessionTtlHours: config.sessionTtlHours,
     log: log.child({ module: 'identity' }),
   });
   const permissions = createPermissionsService(createPermissionsStore(db));
-  const tokensStore = createTokensStore(db);
-  const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock });
+  const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock, keyring });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
@@ -125,6 +133,7 @@ export async function createServices(d: ServiceDeps) {
     identity,
     permissions,
     tokens,
+    secrets,
     graphStore,
     graphIndex,
     graph,
