@@ -31,7 +31,6 @@ export const ANALYSIS_PROPERTIES = [
   'gmsa',
   'msa',
   'system_tags',
-  ...AZURE_ANALYSIS_PROPERTIES,
   // ADCS
   'effectiveekus',
   'applicationpolicies',
@@ -55,6 +54,7 @@ export const ANALYSIS_PROPERTIES = [
   // ProtectAdminGroups, HasTrustKeys
   'adminsdholderprotected',
   'netbios',
+  ...AZURE_ANALYSIS_PROPERTIES,
 ];
 
 /** Edge kinds analysis rules read (raw inputs of the post-processed edges). */
@@ -80,7 +80,6 @@ export const ANALYSIS_EDGE_KINDS = [
   'HostsCAService',
   'RootCAFor',
   'NTAuthStoreFor',
-  ...AZURE_ANALYSIS_EDGE_KINDS,
   'WritePKINameFlag',
   'WritePKIEnrollmentFlag',
   'OIDGroupLink',
@@ -88,6 +87,7 @@ export const ANALYSIS_EDGE_KINDS = [
   'SameForestTrust',
   'DelegatedEnrollmentAgent',
   'CrossForestTrust',
+  ...AZURE_ANALYSIS_EDGE_KINDS,
 ];
 
 /**
