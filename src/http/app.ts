@@ -57,11 +57,11 @@ export function buildApp(deps: AppDeps): Express {
     res.json(await services.health());
   });
 
+  const yoga = createGraphQLHandler(deps.schema, contextFactory, log);
   mountRestRoutes(app, ROUTES, {
     runner: deps.runner,
-    contextFactory,
+    envelope: (req, res) => yoga.getEnveloped({ req, res } as never),
     edition: config.edition,
-    baseUrl: config.rootUrl,
     limiter,
     authenticate: auth,
     bodyReader: (route: RestRoute) =>
@@ -70,7 +70,6 @@ export function buildApp(deps: AppDeps): Express {
         : readBody(route.body === 'json' || route.body === 'multipart' || route.body === 'form' ? route.body : 'none', bodyOpts),
   });
 
-  const yoga = createGraphQLHandler(deps.schema, contextFactory, log);
   app.all(
     '/graphql',
     limiter('/graphql'),
