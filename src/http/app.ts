@@ -17,7 +17,7 @@ import { readBody, readUpload } from './body.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { createGraphQLHandler } from './graphql.js';
 import { prefer } from './prefer.js';
-import { rateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { mountRestRoutes } from './rest-router.js';
 import './types.js';
@@ -28,7 +28,6 @@ export interface AppDeps {
   log: Logger;
   schema: GraphQLSchema;
   runner: OperationRunner;
-  rateLimitStore?: RateLimitOptions['store'];
 }
 
 /**
@@ -48,9 +47,9 @@ export function buildApp(deps: AppDeps): Express {
   app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true }));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
 
-  const limiter = rateLimiter({ rps: config.rateLimitRps, store: deps.rateLimitStore });
+  const limiter = rateLimiter({ rps: config.rateLimitRps });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);
-  const contextFactory = createContextFactory(services, log, config.rootUrl);
+  const contextFactory = createContextFactory(services, log);
   const bodyOpts = { maxBytes: config.maxJsonBodyBytes };
 
   app.get('/health', limiter('GET /health'), async (_req, res) => {
