@@ -6,7 +6,8 @@ const ADD_SECRET_ROLES = [ROLE.applicationAdmin, ROLE.cloudApplicationAdmin];
 const ADD_OWNER_ROLES = [ROLE.hybridIdentityAdmin, ROLE.partnerTier1Support, ROLE.partnerTier2Support, ROLE.directorySyncAccounts];
 
 /** A managed identity's credentials are managed by Azure: nobody can add a secret to it. */
-const isManagedIdentity = (n: ANode) => n.kinds.has(AZ.sp) && String(n.props.serviceprincipaltype ?? '').toLowerCase() === 'managedidentity';
+const isManagedIdentity = (n: ANode) =>
+  n.kinds.has(AZ.sp) && String(n.props.serviceprincipaltype ?? '').toLowerCase() === 'managedidentity';
 
 /**
  * Tenant-wide application control held by roles: AZAddSecret from Application Administrator and Cloud Application
