@@ -49,6 +49,11 @@ const schema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be a comma-separated list of origins such as https://bh.example.com'))),
+  MAX_GRAPHQL_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
   UPLOADS_PER_CALLER: z.coerce.number().int().positive().default(4),
   UPLOAD_DISK_BYTES_PER_CALLER: z.coerce
     .number()
@@ -87,6 +92,8 @@ export type Config = {
   maxUploadBytes: number;
   /** Origins allowed to call /graphql from a browser (CORS); none by default. */
   corsOrigins: string[];
+  /** Largest multipart GraphQL request (read into memory, so far below maxUploadBytes). */
+  maxGraphqlUploadBytes: number;
   /** Uploads one caller may stream at once, and the bytes they may hold on disk together. */
   uploadsPerCaller: number;
   uploadDiskBytesPerCaller: number;
@@ -134,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     corsOrigins: e.CORS_ORIGINS,
+    maxGraphqlUploadBytes: e.MAX_GRAPHQL_UPLOAD_BYTES,
     uploadsPerCaller: e.UPLOADS_PER_CALLER,
     uploadDiskBytesPerCaller: e.UPLOAD_DISK_BYTES_PER_CALLER,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),

@@ -7,7 +7,7 @@ import { jwtStrategy } from '../auth/strategies/jwt.js';
 import { signatureStrategy } from '../auth/strategies/signature.js';
 import type { Config } from '../config.js';
 import { createContextFactory } from '../graphql/context-factory.js';
-import type { Logger } from '../logger.js';
+import { httpLogSerializers, type Logger } from '../logger.js';
 import type { RestRoute } from '../rest/route.js';
 import { ROUTES } from '../rest/routes/index.js';
 import type { OperationRunner } from '../rest/run.js';
@@ -48,7 +48,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true }));
+  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps, store: deps.rateLimitStore });
@@ -77,7 +77,16 @@ export function buildApp(deps: AppDeps): Express {
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
-  app.all('/graphql', limiter('/graphql'), readBody('graphql', bodyOpts), auth, (req, res) => yoga(req, res, { req, res }));
+  app.all(
+    '/graphql',
+    limiter('/graphql'),
+    // Multipart (file uploads) passes the upload gate first: credentials from the headers, per-caller caps.
+    (req: express.Request, res: express.Response, next: express.NextFunction) =>
+      /^multipart\//i.test(req.headers['content-type'] ?? '') ? gate(req, res, next) : next(),
+    readBody('graphql', { ...bodyOpts, multipartMaxBytes: config.maxGraphqlUploadBytes }),
+    auth,
+    (req, res) => yoga(req, res, { req, res }),
+  );
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));

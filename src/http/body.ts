@@ -67,19 +67,28 @@ const isJson = (type: string | undefined) => !!type && /^application\/([\w.+-]*\
  *   multipart  parsed into FormFields (field name → values; files as bytes)
  *   form       application/x-www-form-urlencoded into an object of strings (SAML's HTTP-POST binding)
  */
-export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions) {
+export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const type = req.headers['content-type'];
-    // GraphQL takes no file uploads: a multipart body is refused unread, before any authentication work.
-    if (kind === 'graphql' && type && /^multipart\//i.test(type)) {
-      res.setHeader('Connection', 'close');
-      req.resume();
-      throw unsupportedMedia(
-        'graphql',
-        'GraphQL requests must be JSON (application/json or application/graphql+json); multipart is not accepted.',
-      );
+    const multipart = !!type && /^multipart\//i.test(type);
+    let max = opts.maxBytes;
+    if (kind === 'graphql' && multipart) {
+      // GraphQL file uploads are read only for a caller the upload gate admitted from the headers.
+      if (!req.uploadAdmission) {
+        res.setHeader('Connection', 'close');
+        req.resume();
+        throw unsupportedMedia('graphql', 'Multipart GraphQL requests need credentials; send JSON otherwise.');
+      }
+      max = opts.multipartMaxBytes ?? opts.maxBytes;
     }
-    const raw = await readRaw(req, res, opts.maxBytes);
+    const raw = await readRaw(req, res, max);
+    if (req.uploadAdmission && !req.uploadAdmission.take(raw.length))
+      throw refuse(req, res, max, 'the bytes one caller may have in flight across uploads');
+    if (kind === 'graphql' && multipart) {
+      req.bodySource = { kind: 'buffer', data: raw };
+      req.body = raw; // graphql-yoga parses the multipart request from the bytes
+      return next();
+    }
     req.bodySource = { kind: 'buffer', data: raw };
     req.body = undefined;
     if (raw.length === 0 || kind === 'none') return next();

@@ -41,8 +41,6 @@ export function createGraphQLHandler(
   return createYoga<{ req: Request; res: Response }>({
     schema,
     graphqlEndpoint: '/graphql',
-    // No file uploads over GraphQL (the body reader refuses multipart before reading it).
-    multipart: false,
     // Browsers may call from the configured origins only; yoga's default would reflect any origin.
     cors: origins.length
       ? { origin: origins, credentials: true, methods: ['GET', 'POST'], allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'] }

@@ -36,6 +36,8 @@ import { createCustomNodesService } from './custom-nodes.js';
 import { createSsoService } from './sso.js';
 import { Keyring } from '../auth/secret-box.js';
 import { createSecretsService } from './secrets.js';
+import { createAccountsService } from './accounts.js';
+import { createLoginThrottleStore } from '../db/stores/login-throttle-store.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -59,9 +61,11 @@ export async function createServices(d: ServiceDeps) {
   const secretsStore = createSecretsStore(db);
   const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
   await secrets.sealPlain();
+  const sessions = createSessionsStore(db);
   const identity = await createIdentityService({
     users,
-    sessions: createSessionsStore(db),
+    sessions,
+    throttle: createLoginThrottleStore(db),
     principals,
     secrets: secretsStore,
     keyring,
@@ -127,6 +131,15 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'sso' }),
   });
 
+  const accounts = createAccountsService({
+    users,
+    sessions,
+    sso: createSsoStore(db),
+    tx: (fn) => db.tx(fn),
+    clock,
+    log: log.child({ module: 'accounts' }),
+  });
+
   return {
     storage: d.storage,
     edition: config.edition,
@@ -134,6 +147,7 @@ export async function createServices(d: ServiceDeps) {
     permissions,
     tokens,
     secrets,
+    accounts,
     graphStore,
     graphIndex,
     graph,

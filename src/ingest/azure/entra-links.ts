@@ -56,10 +56,19 @@ export function federatedIdentityCredentials(d: Obj, out: AzureOut): void {
     const id = up(str(fic, 'id'));
     const appId = up(str(entry, 'appId') ?? str(d, 'appId'));
     const audiences = list(fic, 'audiences').filter((a): a is string => typeof a === 'string');
+    // BloodHound's golden graph names a credential by its own name; newer AzureHound records also carry the tenant.
+    const tenantid = up(str(entry, 'tenantId') ?? str(d, 'tenantId'));
     out.node(
       'AZFederatedIdentityCredential',
       id,
-      { name: s(fic, 'name').toUpperCase(), audiences, description: s(fic, 'description'), issuer: s(fic, 'issuer'), subject: s(fic, 'subject') },
+      {
+        name: s(fic, 'name').toUpperCase(),
+        audiences,
+        description: s(fic, 'description'),
+        issuer: s(fic, 'issuer'),
+        subject: s(fic, 'subject'),
+        tenantid,
+      },
       false,
     );
     out.edge(id, 'AZFederatedIdentityCredential', appId, 'AZApp', 'AZAuthenticatesTo');

@@ -127,4 +127,3 @@ export function role(d: Obj, out: AzureOut): void {
   });
   out.edge(tenantId, 'AZTenant', id, 'AZRole', 'AZContains');
 }
-

@@ -39,9 +39,23 @@ function holders(listKey: string, itemKey: string, idKey: string, target: string
 }
 
 export const keyVaultOwners = holders('owners', 'owner', 'keyVaultId', 'AZKeyVault', 'AZOwner', 'exact');
-export const keyVaultUserAccessAdmins = holders('userAccessAdmins', 'userAccessAdmin', 'keyVaultId', 'AZKeyVault', 'AZUserAccessAdministrator', 'exact');
+export const keyVaultUserAccessAdmins = holders(
+  'userAccessAdmins',
+  'userAccessAdmin',
+  'keyVaultId',
+  'AZKeyVault',
+  'AZUserAccessAdministrator',
+  'exact',
+);
 export const keyVaultContributors = holders('contributors', 'contributor', 'keyVaultId', 'AZKeyVault', 'AZContributor', 'exact');
-export const keyVaultKVContributors = holders('kvContributors', 'kvContributor', 'keyVaultId', 'AZKeyVault', 'AZKeyVaultContributor', 'exact');
+export const keyVaultKVContributors = holders(
+  'kvContributors',
+  'kvContributor',
+  'keyVaultId',
+  'AZKeyVault',
+  'AZKeyVaultContributor',
+  'exact',
+);
 
 export const managementGroupOwners = holders('owners', 'owner', 'managementGroupId', 'AZManagementGroup', 'AZOwner', 'exact');
 export const managementGroupUserAccessAdmins = holders(
@@ -74,11 +88,25 @@ export const subscriptionUserAccessAdmins = holders(
 );
 
 export const vmAdminLogins = holders('adminLogins', 'adminLogin', 'virtualMachineId', 'AZVM', 'AZVMAdminLogin', 'within');
-export const vmAvereContributors = holders('avereContributors', 'avereContributor', 'virtualMachineId', 'AZVM', 'AZAvereContributor', 'case-insensitive');
+export const vmAvereContributors = holders(
+  'avereContributors',
+  'avereContributor',
+  'virtualMachineId',
+  'AZVM',
+  'AZAvereContributor',
+  'case-insensitive',
+);
 export const vmContributors = holders('contributors', 'contributor', 'virtualMachineId', 'AZVM', 'AZContributor', 'within');
 export const vmVMContributors = holders('vmContributors', 'vmContributor', 'virtualMachineId', 'AZVM', 'AZVMContributor', 'within');
 export const vmOwners = holders('owners', 'owner', 'virtualMachineId', 'AZVM', 'AZOwner', 'within');
-export const vmUserAccessAdmins = holders('userAccessAdmins', 'userAccessAdmin', 'virtualMachineId', 'AZVM', 'AZUserAccessAdministrator', 'within');
+export const vmUserAccessAdmins = holders(
+  'userAccessAdmins',
+  'userAccessAdmin',
+  'virtualMachineId',
+  'AZVM',
+  'AZUserAccessAdministrator',
+  'within',
+);
 
 const BASE_ROLES = [RBAC.owner, RBAC.userAccessAdmin, RBAC.contributor];
 

@@ -12,8 +12,11 @@ const subscriptionPath = (v: string | undefined) => (!v ? undefined : (v.startsW
 export function managementGroup(d: Obj, out: AzureOut): void {
   const id = up(str(d, 'id'));
   const tenantId = up(str(d, 'tenantId'));
+  const displayName = s(obj(d, 'properties'), 'displayName');
   out.node('AZManagementGroup', id, {
-    name: at(s(obj(d, 'properties'), 'displayName'), s(d, 'tenantName')),
+    name: at(displayName, s(d, 'tenantName')),
+    // Analysis renames the group DISPLAYNAME@TENANT NAME when the record lacks the tenant's name (FixManagementGroupNames).
+    displayname: displayName,
     tenantid: tenantId ?? '',
   });
   out.edge(tenantId, 'AZTenant', id, 'AZManagementGroup', 'AZContains');
