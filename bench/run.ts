@@ -1,5 +1,6 @@
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
+import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
 
 /** `npm run bench [name…]`: runs the named benchmarks (all by default) and prints one JSON object per benchmark. */
@@ -7,6 +8,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
   paths: pathsBench,
   ingest: ingestBench,
+  'ingest-worst-case': ingestWorstCaseBench,
 };
 
 async function main() {

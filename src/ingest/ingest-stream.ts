@@ -98,9 +98,10 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     } catch (err) {
       throw new IngestError(file, `data item ${index}: ${(err as Error).message}`);
     }
-    nodes.push(...converted.nodes);
-    edges.push(...converted.edges);
-    deletes.push(...converted.deletes);
+    // Loops, not push(...spread): one object may carry hundreds of thousands of edges (an argument-count overflow).
+    for (const n of converted.nodes) nodes.push(n);
+    for (const e of converted.edges) edges.push(e);
+    for (const d of converted.deletes) deletes.push(d);
     result.objects++;
     if (converted.unknownKind) result.unknownKinds[converted.unknownKind] = (result.unknownKinds[converted.unknownKind] ?? 0) + 1;
     const kind = FILE_KINDS[type!];
