@@ -133,7 +133,8 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   };
   const flush = async (w: GraphWriter) => {
     if (nodes.length) await w.upsertNodes(nodes);
-    if (edges.length) await w.upsertEdges(edges);
+    // In slices: one object may bring hundreds of thousands of edges, and the store's merge copies what it gets.
+    for (let i = 0; i < edges.length; i += FLUSH_OBJECTS * 4) await w.upsertEdges(edges.slice(i, i + FLUSH_OBJECTS * 4));
     if (deletes.length) await w.deleteNodes(deletes);
     result.nodes += nodes.length;
     result.edges += edges.length;
