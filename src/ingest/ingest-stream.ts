@@ -42,10 +42,10 @@ export interface IngestOptions {
   onProgress?: (objects: number) => void;
   /**
    * Runs inside the file's transaction after its last graph write, before the commit: a caller can record the
-   * file as done atomically with its graph writes (called once per JSON file; for an archive, once per entry,
-   * with the entry's label). Throwing rolls the file back.
+   * file as done atomically with its graph writes (called once per JSON file; for an archive, once per entry;
+   * `result.file` names it). Throwing rolls the file back.
    */
-  beforeCommit?: (tx: Queryable, file: string) => Promise<void>;
+  beforeCommit?: (tx: Queryable, result: FileResult) => Promise<void>;
   /** Size bounds (tests lower them); defaults are DEFAULT_LIMITS. */
   limits?: Partial<IngestLimits>;
 }
@@ -197,14 +197,14 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
       s.end();
       if (opengraph) {
         await finishOpenGraph(w, opengraph, s.graph);
-        if (opts.beforeCommit) await opts.beforeCommit(w.tx, file);
+        if (opts.beforeCommit) await opts.beforeCommit(w.tx, result);
         return result;
       }
       if (!s.hasMeta) throw new IngestError(file, 'no valid meta tag found');
       if (!s.hasData) throw new IngestError(file, 'no data tag found');
       await drainSpool(w);
       await flush(w);
-      if (opts.beforeCommit) await opts.beforeCommit(w.tx, file);
+      if (opts.beforeCommit) await opts.beforeCommit(w.tx, result);
       return result;
     });
   } catch (err) {
