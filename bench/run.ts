@@ -3,6 +3,7 @@ import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
+import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
 
 /** `npm run bench [name…]`: runs the named benchmarks (all by default) and prints one JSON object per benchmark. */
@@ -13,6 +14,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'fault-db': faultDbBench,
   'analysis-azure': analysisAzureBench,
   analysis: analysisBench,
+  'ingest-worst-case': ingestWorstCaseBench,
 };
 
 async function main() {

@@ -213,7 +213,16 @@ async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files:
     failed += result.errors.length;
     for (const f of result.files)
       process.stdout.write(
-        JSON.stringify({ file: f.file, type: f.type, objects: f.objects, nodes: f.nodes, edges: f.edges, ms: Date.now() - started }) + '\n',
+        JSON.stringify({
+          file: f.file,
+          type: f.type,
+          objects: f.objects,
+          nodes: f.nodes,
+          edges: f.edges,
+          ms: Date.now() - started,
+          ...(Object.keys(f.unknownKinds).length ? { unknownKinds: f.unknownKinds } : {}),
+          ...(f.skipped ? { skipped: f.skipped } : {}),
+        }) + '\n',
       );
   }
   return failed;

@@ -169,6 +169,22 @@ describe('ingest of hostile files', () => {
     });
   });
 
+  it('one object with 300,000 ACEs (under the item cap) lands: no argument-count overflow', async () => {
+    // One principal, so the store merges them into one edge and the test stays fast; the converter still hands
+    // ingest 300,000 edges for the object.
+    const aces = Array.from({ length: 300_000 }, () => ({
+      PrincipalSID: 'S-1-5-21-8-8-8-2',
+      PrincipalType: 'User',
+      RightName: 'GenericAll',
+    }));
+    const r = await ingestPath(
+      store,
+      write('hub.json', JSON.stringify({ data: [{ ...user('S-1-5-21-8-8-8-1'), Aces: aces }], meta: { type: 'users' } })),
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.files[0]).toMatchObject({ objects: 1, edges: 300_000 });
+  }, 60_000);
+
   it('a good file after all that still lands, both key orders', async () => {
     expect((await ingestPath(store, write('users.json', dataFirst(users)))).errors).toEqual([]);
     expect((await ingestPath(store, path.join(TESTLAB, 'users.json'))).errors).toEqual([]);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
+import { AD_NODE_KINDS } from '../kinds.js';
 import * as SQL from './sql.js';
 
 /** What the PostgreSQL graph store needs of the database layer. */
@@ -250,7 +251,10 @@ export class PgGraphStore implements GraphStore {
 }
 
 /** Every node carries a source kind: AZBase for Azure objects, Base for Active Directory ones. */
-const baseKindOf = (kind: string | undefined) => (kind?.startsWith('AZ') ? 'AZBase' : 'Base');
+const AD_KINDS: ReadonlySet<string> = new Set(AD_NODE_KINDS);
+/** The base kind a placeholder endpoint gets: Base / AZBase for collector kinds, none for OpenGraph's own kinds. */
+const baseKindOf = (kind: string | undefined) =>
+  !kind || kind === 'Base' || AD_KINDS.has(kind) ? 'Base' : kind.startsWith('AZ') ? 'AZBase' : kind;
 
 /** One input per object id (a statement may not touch a row twice): kinds unioned, later properties win. */
 export function mergeNodes(nodes: NodeInput[]): NodeInput[] {
