@@ -1,4 +1,5 @@
 import { faultDbBench } from './fault-db';
+import { floodBench } from './flood';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { pathsBench } from './paths';
@@ -9,6 +10,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   paths: pathsBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
+  flood: floodBench,
 };
 
 async function main() {
