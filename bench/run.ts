@@ -1,4 +1,5 @@
 import { faultDbBench } from './fault-db';
+import { analysisAzureBench } from './analysis-azure';
 import { floodBench } from './flood';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
@@ -11,6 +12,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   ingest: ingestBench,
   'fault-db': faultDbBench,
   flood: floodBench,
+  'analysis-azure': analysisAzureBench,
 };
 
 async function main() {

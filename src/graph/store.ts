@@ -3,6 +3,8 @@ import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from './m
 
 /** Writes to the graph, inside one transaction of `GraphStore.write`. */
 export interface GraphWriter {
+  /** The transaction itself, for callers that record their own rows atomically with the graph writes. */
+  readonly tx: Queryable;
   /** Merges nodes by object id: kinds are unioned, incoming properties win. */
   upsertNodes(nodes: NodeInput[]): Promise<void>;
   /** Merges edges by (start, end, kind); endpoints that do not exist are created as placeholders. */
@@ -12,8 +14,6 @@ export interface GraphWriter {
   /** Takes a kind off every node that has it (re-tagging starts from nothing). */
   removeKindEverywhere(kind: string): Promise<number>;
   removePropertyEverywhere(key: string): Promise<number>;
-  /** The write transaction itself (SQL stores), for callers that record their own rows atomically with the graph. */
-  readonly tx?: Queryable;
 }
 
 export interface NodeScanRow {

@@ -53,6 +53,8 @@ export interface DatapipeDeps {
    * @default 60000
    */
   leaseMs?: number;
+  /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
+  tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
 }
 
 /** A part of a file that an earlier attempt already committed: its transaction is rolled back, not repeated. */
@@ -218,7 +220,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       const jobs = await store.jobsInStatus(JOB_STATUS.analyzing);
       let result: AnalysisResult | undefined;
       try {
-        result = await withHeartbeat(() => runAnalysis(deps.graph));
+        result = await withHeartbeat(async () => runAnalysis(deps.graph, { tierZeroSeeds: await deps.tierZeroSeeds?.() }));
         log.info({ ...result }, 'analysis complete');
       } catch (err) {
         log.error({ err }, 'analysis failed');
