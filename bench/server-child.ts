@@ -65,7 +65,8 @@ export async function startServerChild(env: Record<string, string>, opts: { stal
     }
     const level = LEVELS[entry.level ?? 30] ?? 'info';
     levels[level] = (levels[level] ?? 0) + 1;
-    if (entry.level && entry.level >= 50 && errors.length < 20) errors.push(String(entry.msg));
+    if (entry.level && entry.level >= 50 && errors.length < 20)
+      errors.push(`${entry.msg}: ${JSON.stringify((entry as { err?: { message?: string } }).err?.message ?? '')}`);
   });
   for (let started = Date.now(); ;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before listening: ${stderr}`);

@@ -54,8 +54,10 @@ export function buildApp(deps: AppDeps): Express {
       genReqId: (req) => (req as express.Request).requestId,
       quietReqLogger: true,
       serializers: httpLogSerializers,
-      // A flood is answered with 429s; one info line each is what made memory climb under one (issue 9.5).
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode === 429 ? 'debug' : 'info'),
+      // A flood is answered with 429s; one info line each is what made memory climb under one (issue 9.5). A 503
+      // (the database away, logged once by the pool) is expected while it lasts, not an error per request.
+      customLogLevel: (_req, res, err) =>
+        res.statusCode === 429 ? 'debug' : res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : 'info',
     }),
   );
   app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
