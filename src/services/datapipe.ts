@@ -1,26 +1,17 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { runAnalysis, type AnalysisResult } from '../analysis/run.js';
 import { PERMISSIONS, type Session } from '../auth/session.js';
-import {
-  createDatapipeStore,
-  type DatapipeStateModel,
-  type DatapipeStore,
-  type IngestFileModel,
-  type IngestJobModel,
-} from '../db/stores/datapipe-store.js';
-import { asAppError, badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
+import { type DatapipeStateModel, type DatapipeStore, type IngestFileModel, type IngestJobModel } from '../db/stores/datapipe-store.js';
+import { badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
-import { ingestPath } from '../ingest/ingest-path.js';
-import { IngestError, type FileResult } from '../ingest/ingest-stream.js';
 import type { Logger } from '../logger.js';
 import { runOutsideScope } from '../scope.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
+import { createFileIngester, isDatabaseAway } from './datapipe-files.js';
 import { paging } from './paging.js';
-import { StagedFile, type UploadValue } from './staged-file.js';
+import { saveUpload, StagedFile, type UploadValue } from './staged-file.js';
 import { cleanLeftoverUploads } from './upload-cleanup.js';
 
 /** BloodHound's job status numbers. */
@@ -56,12 +47,6 @@ export interface DatapipeDeps {
   /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
   tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
 }
-
-/** A part of a file that an earlier attempt already committed: its transaction is rolled back, not repeated. */
-class AlreadyCommitted extends IngestError {}
-
-/** The database went away (503): work stays pending and is retried after a back-off, never marked failed. */
-const isDatabaseAway = (err: unknown) => asAppError(err)?.code === 'UNAVAILABLE';
 
 /** Back-off after a failed pipeline run: 1 s, 2 s, 4 s … at most 30 s. */
 const backoffMs = (failures: number) => Math.min(1000 * 2 ** Math.max(failures - 1, 0), 30_000);
@@ -115,44 +100,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
     }
   }
 
-  /**
-   * Ingests one uploaded file. Every committed part (the JSON file, or each JSON entry of a zip) is recorded in its
-   * own graph transaction, so after a crash a resumed job skips what was committed and redoes the rest.
-   */
-  async function ingestFile(job: IngestJobModel, f: IngestFileModel): Promise<void> {
-    if (!fs.existsSync(f.path)) {
-      const parts = await store.partsOf(f.id);
-      const error = `${f.originalName}: the uploaded file is no longer on disk (the server that received it stopped before ingesting it)`;
-      await store.fileDone(f.id, JOB_STATUS.failed, error, parts.length ? parts : null);
-      return;
-    }
-    const seen = new Map<string, number>();
-    try {
-      const r = await ingestPath(deps.graph, f.path, {
-        displayName: f.originalName,
-        beforeCommit: async (tx, result: FileResult) => {
-          const n = (seen.get(result.file) ?? 0) + 1;
-          seen.set(result.file, n);
-          const part = n > 1 ? `${result.file}#${n}` : result.file;
-          if (!(await createDatapipeStore(tx).recordPart(f.id, part, result))) throw new AlreadyCommitted(result.file, 'already ingested');
-        },
-      });
-      const errors = r.errors.filter((e) => !(e instanceof AlreadyCommitted));
-      const parts = await store.partsOf(f.id);
-      const ok = parts.length > 0 && errors.length === 0;
-      const error = errors.length
-        ? errors.map((e) => e.message).join('; ')
-        : parts.length
-          ? null
-          : `${f.originalName}: no JSON collection files found`;
-      await store.fileDone(f.id, ok ? JOB_STATUS.complete : JOB_STATUS.failed, error, parts);
-    } catch (err) {
-      if (isDatabaseAway(err)) throw err; // stays pending; the run stops and is retried
-      log.error({ err, job: job.id, file: f.originalName }, 'ingest of an uploaded file failed');
-      await store.fileDone(f.id, JOB_STATUS.failed, `${f.originalName}: the file could not be ingested`, null);
-    }
-    fs.rmSync(f.path, { force: true });
-  }
+  const ingestFile = createFileIngester({ store, graph: deps.graph, log });
 
   /** Ingests the job's files that have not been ingested yet, each in its own transaction. */
   async function ingestPendingFiles(job: IngestJobModel): Promise<void> {
@@ -342,14 +290,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       const dir = path.join(deps.uploadsDir, String(jobId));
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const target = path.join(dir, crypto.randomUUID());
-      let size: number;
-      if (file instanceof StagedFile) {
-        moveFile(file.path, target);
-        size = file.size;
-      } else {
-        await pipeline(Readable.from(readWebStream(file.stream())), fs.createWriteStream(target));
-        size = file.size;
-      }
+      const size = await saveUpload(file, target);
       if (size === 0) {
         fs.rmSync(target, { force: true });
         throw badRequest(CONTEXT, 'The uploaded file is empty.');
@@ -420,31 +361,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
       return (await store.state()).lastAnalysisResult;
     },
   };
-}
-
-/** Chunks of a web ReadableStream through its reader (works for Node's streams and fetch ponyfills alike). */
-async function* readWebStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-/** Moves a spooled upload into the job's folder (copies when the spool is on another file system). */
-function moveFile(from: string, to: string): void {
-  try {
-    fs.renameSync(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    fs.copyFileSync(from, to);
-    fs.rmSync(from, { force: true });
-  }
 }
 
 export type DatapipeService = ReturnType<typeof createDatapipeService>;
