@@ -74,6 +74,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
   let pausedUntil = 0;
   const finishedListeners: JobFinishedListener[] = [];
   const analysisListeners: (() => Promise<void>)[] = [];
+  const runListeners: (() => Promise<void>)[] = [];
 
   const owns = (s: Session, job: IngestJobModel) =>
     s.kind === 'client' ? job.clientId === s.clientId : job.userId === s.userId || s.permissions.has(PERMISSIONS.AuthManageUsers);
@@ -171,6 +172,11 @@ export function createDatapipeService(deps: DatapipeDeps) {
         result = await withHeartbeat(async () => runAnalysis(deps.graph, { tierZeroSeeds: await deps.tierZeroSeeds?.() }));
         log.info({ ...result }, 'analysis complete');
       } catch (err) {
+        if (isDatabaseAway(err)) {
+          // Not the analysis's fault: its jobs stay "analyzing" and the run is asked for again, after a back-off.
+          await store.requestAnalysis('retry: the database was away').catch(() => undefined);
+          throw err;
+        }
         log.error({ err }, 'analysis failed');
       } finally {
         await store.release(instance, result ?? undefined);
@@ -198,6 +204,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
           await runOnce();
         } while (again && !stopped);
         failures = 0;
+        for (const listener of runListeners) await listener().catch((err) => log.warn({ err }, 'an after-run listener failed'));
       } catch (err) {
         // Never fatal: the work stays where the tables say and the next run (after a back-off) picks it up.
         failures++;
@@ -238,6 +245,14 @@ export function createDatapipeService(deps: DatapipeDeps) {
     whenJobFinished(listener: JobFinishedListener): void {
       finishedListeners.push(listener);
     },
+
+    /** Registers a listener run after every pipeline run that ended without error (repairs, sweeps). */
+    whenRunEnds(listener: () => Promise<void>): void {
+      runListeners.push(listener);
+    },
+
+    /** An upload job by id, without an ownership check (services that already checked it). */
+    ingestJob: (id: number): Promise<IngestJobModel | undefined> => store.getJob(id),
 
     /** Registers a listener for every successful analysis run (zones follow what analysis tagged). */
     whenAnalysisFinished(listener: () => Promise<void>): void {
