@@ -1,6 +1,7 @@
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
+import { floodBench } from './flood';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { ingestWorstCaseBench } from './ingest-worst-case';
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   paths: pathsBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
+  flood: floodBench,
   'analysis-azure': analysisAzureBench,
   analysis: analysisBench,
   'ingest-worst-case': ingestWorstCaseBench,

@@ -14,6 +14,21 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** Seconds a client is asked to wait (Retry-After) while the database is unreachable. */
 export const DB_RETRY_AFTER_S = 2;
 
+/**
+ * A client whose connection attempt gives up after CONNECT_TIMEOUT_MS. Set on the client, not the pool: the pool's
+ * option would also time out callers queued for a busy pool (a long transaction on PGlite), which is load, not an
+ * outage; those wait for their own request deadline as before.
+ */
+class TimedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(
+      typeof config === 'string'
+        ? { connectionString: config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }
+        : { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...config },
+    );
+  }
+}
+
 /** One checked-out connection and its last statement, which must end before the connection is returned. */
 interface Connection {
   client: pg.PoolClient;
@@ -78,14 +93,14 @@ export class Database implements Queryable {
   ) {
     const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
     this.log = opts.log;
-    // keepAlive finds half-open sockets (a server that vanished without a FIN); connectionTimeoutMillis keeps a
-    // checkout from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
-    this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...base, types });
+    // keepAlive finds half-open sockets (a server that vanished without a FIN); TimedClient keeps a connection
+    // attempt from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
+    this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, Client: TimedClient, ...base, types });
     this.pool.on('error', (err) => this.log.warn({ err }, 'idle database connection failed'));
     // Tests isolate themselves in a schema. It is set on every checkout, not once per connection: PGlite
     // multiplexes all connections onto one session, so another pool may have changed it in between.
     this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
-    this.cancelPool = new pg.Pool({ max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...base, types });
+    this.cancelPool = new pg.Pool({ max: 1, Client: TimedClient, ...base, types });
     this.cancelPool.on('error', (err) => this.log.warn({ err }, 'idle cancellation connection failed'));
   }
 

@@ -176,7 +176,7 @@ export class PgGraphStore implements GraphStore {
         for (let i = 0; i < merged.length; i += WRITE_BATCH) {
           const batch = merged
             .slice(i, i + WRITE_BATCH)
-            .map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: n.properties }));
+            .map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }));
           await q.query(SQL.UPSERT_NODES, [JSON.stringify(batch)]);
         }
       },
@@ -204,7 +204,7 @@ export class PgGraphStore implements GraphStore {
           }
           await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify([...endpoints.values()])]);
           await q.query(SQL.UPSERT_EDGES, [
-            JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: e.properties }))),
+            JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: boundProperties(e.properties) }))),
           ]);
         }
       },
@@ -248,6 +248,33 @@ export class PgGraphStore implements GraphStore {
     if (rows.some((r) => !this.byId.has(r.kindId))) await this.loadKinds(this.db, true);
     return rows.map((r) => ({ id: r.id, startId: r.startId, endId: r.endId, kind: this.byId.get(r.kindId)!, properties: r.properties }));
   }
+}
+
+/**
+ * Properties with every value over MAX_PROPERTY_BYTES replaced by a marker naming its size, so no writer can store
+ * a value that would take GiBs to serve (ingest refuses such files with a message before they get here).
+ */
+export function boundProperties(p: Properties): Properties {
+  let out: Properties | undefined;
+  for (const k in p) {
+    const bytes = approxBytes(p[k]);
+    if (bytes > SQL.MAX_PROPERTY_BYTES) {
+      (out ??= { ...p })[k] = `[value of ${bytes} bytes omitted: over the ${SQL.MAX_PROPERTY_BYTES}-byte property limit]`;
+    }
+  }
+  return out ?? p;
+}
+
+/** Size of a value as JSON, cheaply: exact enough for a limit that ordinary values are far below. */
+function approxBytes(v: unknown): number {
+  if (typeof v === 'string') return v.length * 3 > SQL.MAX_PROPERTY_BYTES ? Buffer.byteLength(v) + 2 : v.length;
+  if (Array.isArray(v)) {
+    let n = 2;
+    for (const x of v) n += typeof x === 'string' ? x.length + 3 : typeof x === 'object' && x !== null ? approxBytes(x) : 8;
+    return n;
+  }
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v).length;
+  return 8;
 }
 
 /** Every node carries a source kind: AZBase for Azure objects, Base for Active Directory ones. */
