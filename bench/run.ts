@@ -1,3 +1,4 @@
+import { fuzz } from './fuzz';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { pathsBench } from './paths';
@@ -7,6 +8,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
   paths: pathsBench,
   ingest: ingestBench,
+  fuzz,
 };
 
 async function main() {
