@@ -204,7 +204,7 @@ function jsonValue(r: Rng, depth: number): unknown {
       'a\u0000b',
       '\u0000',
       'ü🦀',
-      'A'.repeat(10_000),
+      'A'.repeat(3000),
       '2026-01-01T00:00:00Z',
       'FREQ=DAILY;INTERVAL=1',
       uuid(r),
@@ -221,7 +221,7 @@ function jsonValue(r: Rng, depth: number): unknown {
     ]);
   }
   if (x < 0.65) return Array.from({ length: int(r, 4) }, () => jsonValue(r, depth + 1));
-  if (x < 0.7) return Array.from({ length: 5000 }, (_, i) => `S-1-5-21-${i}`);
+  if (x < 0.67) return Array.from({ length: 1000 }, (_, i) => `S-1-5-21-${i}`);
   const o: Record<string, unknown> = {};
   for (let i = int(r, 5); i >= 0; i--) o[r() < 0.95 ? pick(r, FIELDS) : `k\u0000${i}`] = jsonValue(r, depth + 1);
   return o;
@@ -232,8 +232,10 @@ export function fuzzJson(r: Rng): { data: Buffer; contentType: string; gzip: boo
   const x = r();
   let text: string;
   if (x < 0.7) text = JSON.stringify(jsonValue(r, 0));
-  else if (x < 0.75) text = `${'['.repeat(pick(r, [100, 10_000, 200_000]))}${']'.repeat(200_000)}`;
-  else if (x < 0.8) text = `{"a":${'{"a":'.repeat(5000)}1${'}'.repeat(5001)}`;
+  else if (x < 0.75) {
+    const n = pick(r, [100, 10_000, 50_000]);
+    text = `${'['.repeat(n)}${']'.repeat(n)}`;
+  } else if (x < 0.8) text = `{"a":${'{"a":'.repeat(5000)}1${'}'.repeat(5001)}`;
   else if (x < 0.85)
     text = pick(r, ['not json', '{', '\uFEFF{}', '{"a":1}garbage', '"\\ud800"', '{"__proto__":{"x":1}}', '{"a":"\\u0000"}']);
   else if (x < 0.9)
