@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -38,6 +41,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
   });
   const log = pino({ level: 'warn' }, sink);
 
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-fuzz-'));
   const store = await benchDatabase(log);
   let peakRss = process.memoryUsage().rss;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
@@ -50,7 +54,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
       datapipePollMs: 0,
       schedulerPollMs: 0,
       indexCheckMs: 0,
-      dataDir: `${process.env.TMPDIR ?? '/tmp'}/gas-fuzz-${process.pid}`,
+      dataDir,
       maxUploadBytes: 4 * 1024 * 1024,
     };
     const services = await createServices({ db: store.db, config, log, clock: () => new Date(), storage: store.kind });
@@ -207,7 +211,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
       Array.from({ length: concurrency }, async (_, w) => {
         const r = mulberry32(seed * 1000 + w);
         while (next < total) {
-          next++;
+          if (++next % 1000 === 0 && process.env.FUZZ_PROGRESS) process.stderr.write(`fuzz: ${next}/${total}\n`);
           await one(r);
         }
       }),
@@ -240,6 +244,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
   } finally {
     clearInterval(rssTimer);
     await store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
