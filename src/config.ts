@@ -16,6 +16,9 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   GAS_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  GAS_SECRET_KEY: z.string().optional(),
+  GAS_SECRET_KEY_PREVIOUS: z.string().optional(),
+  PREFER_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).default(600),
   EDITION: z.enum(['enterprise', 'community']).default('enterprise'),
   RATE_LIMIT_RPS: z.coerce.number().int().min(1, 'must be a positive integer').default(55),
   ALLOW_TIMEOUT_BYPASS: bool,
@@ -73,6 +76,11 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   adminPassword?: string;
+  /** Server key sealing stored secrets (else DATA_DIR/secret.key); previous keys, comma-separated, during rotation. */
+  secretKey?: string;
+  secretKeyPrevious?: string;
+  /** Largest `Prefer: wait=N` honoured; larger requests get this many seconds. */
+  preferMaxWaitSeconds: number;
   edition: 'enterprise' | 'community';
   rateLimitRps: number;
   allowTimeoutBypass: boolean;
@@ -120,6 +128,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     adminPassword: e.GAS_ADMIN_PASSWORD,
+    secretKey: e.GAS_SECRET_KEY || undefined,
+    secretKeyPrevious: e.GAS_SECRET_KEY_PREVIOUS || undefined,
+    preferMaxWaitSeconds: e.PREFER_MAX_WAIT_SECONDS,
     edition: e.EDITION,
     rateLimitRps: e.RATE_LIMIT_RPS,
     allowTimeoutBypass: e.ALLOW_TIMEOUT_BYPASS,

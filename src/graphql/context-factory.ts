@@ -5,13 +5,14 @@ import type { GraphQLContext } from './context.js';
 
 /** The single context factory used by /graphql and by REST routes, so both see identical rules. */
 export function createContextFactory(services: Services, log: Logger, baseUrl: string) {
-  return (req: { requestId: string; session?: Session | null }): GraphQLContext => ({
+  return (req: { requestId: string; session?: Session | null; ip?: string }): GraphQLContext => ({
     requestId: req.requestId,
     session: req.session ?? null,
     services,
     edition: services.edition,
     log,
     baseUrl,
+    clientIp: req.ip ?? 'unknown',
     loaders: services.createLoaders(),
   });
 }

@@ -12,6 +12,8 @@ export interface GraphQLContext {
   log: Logger;
   /** The externally visible base URL of this request (scheme://host), for links the service hands out. */
   baseUrl: string;
+  /** The caller's address (express `req.ip`), for login throttling. */
+  clientIp: string;
   /** Batch loaders, fresh per request. */
   loaders: Loaders;
 }

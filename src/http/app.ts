@@ -7,7 +7,7 @@ import { jwtStrategy } from '../auth/strategies/jwt.js';
 import { signatureStrategy } from '../auth/strategies/signature.js';
 import type { Config } from '../config.js';
 import { createContextFactory } from '../graphql/context-factory.js';
-import type { Logger } from '../logger.js';
+import { httpLogSerializers, type Logger } from '../logger.js';
 import type { RestRoute } from '../rest/route.js';
 import { ROUTES } from '../rest/routes/index.js';
 import type { OperationRunner } from '../rest/run.js';
@@ -48,7 +48,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true }));
+  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps, store: deps.rateLimitStore });

@@ -53,7 +53,7 @@ export function uploadGate(services: Services, opts: UploadGateOptions) {
       const requestTime = typeof requestDate === 'string' ? parseRequestDate(requestDate.trim()) : undefined;
       if (!requestTime) throw unauthorized('auth', 'Signed request rejected: the RequestDate header is missing or malformed.');
       if (!req.headers['signature']) throw unauthorized('auth', 'Signed request rejected: the Signature header is missing.');
-      await services.tokens.precheckSignedRequest({ tokenId: credential, requestTime, requestDate: (requestDate as string).trim() });
+      await services.tokens.precheckSignedRequest({ tokenId: credential, requestDate: (requestDate as string).trim() });
       return `token:${credential.toLowerCase()}`;
     }
     throw unauthorized(
