@@ -1,5 +1,6 @@
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
+import { analysisBench } from './analysis';
 import { fuzz } from './fuzz';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   ingest: ingestBench,
   'fault-db': faultDbBench,
   'analysis-azure': analysisAzureBench,
+  analysis: analysisBench,
   fuzz,
 };
 

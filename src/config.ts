@@ -24,10 +24,6 @@ const schema = z.object({
   ALLOW_TIMEOUT_BYPASS: bool,
   ROOT_URL: z.string().url('must be an absolute URL').default('http://localhost:8080'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// URL')
-    .optional(),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(8),
   MAX_JSON_BODY_BYTES: z.coerce
     .number()
@@ -64,10 +60,7 @@ const schema = z.object({
   DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
   INDEX_CHECK_MS: z.coerce.number().int().min(0).default(1000),
-  GRAPH_DRIVER: z.enum(['pg', 'neo4j']).default('pg'),
-  NEO4J_URI: z.string().optional(),
-  NEO4J_USER: z.string().optional(),
-  NEO4J_PASSWORD: z.string().optional(),
+  GRAPH_DRIVER: z.literal('pg', 'only "pg" exists: no Neo4j graph store is built yet (see docs/scaling.md)').default('pg'),
 });
 
 export type Config = {
@@ -86,7 +79,6 @@ export type Config = {
   allowTimeoutBypass: boolean;
   rootUrl: string;
   logLevel: string;
-  redisUrl?: string;
   sessionTtlHours: number;
   maxJsonBodyBytes: number;
   maxUploadBytes: number;
@@ -104,24 +96,33 @@ export type Config = {
   schedulerPollMs: number;
   /** How often the path index compares the graph generation (to notice other replicas' writes). */
   indexCheckMs: number;
-  graphDriver: 'pg' | 'neo4j';
-  neo4j?: { uri: string; user: string; password: string };
 };
+
+/** Settings of features that do not exist yet, and why setting them is an error. */
+const UNBUILT_WHY: Record<string, string> = {
+  NEO4J_URI: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/scaling.md)',
+  NEO4J_USER: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/scaling.md)',
+  NEO4J_PASSWORD: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/scaling.md)',
+  REDIS_URL: 'rate-limit counters are kept per process; no Redis store is built yet',
+};
+const UNBUILT = Object.keys(UNBUILT_WHY);
 
 /** Thrown when the environment does not describe a runnable service; the message lists every bad variable. */
 export class ConfigError extends Error {}
 
 /** Reads and validates the configuration from environment variables (see README, Configuration). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Settings that would be accepted and then ignored are refused instead: a user who sets them expects an effect.
+  const unbuilt = UNBUILT.filter((name) => env[name] !== undefined && env[name] !== '');
+  if (unbuilt.length) {
+    throw new ConfigError(`invalid configuration:\n${unbuilt.map((n) => `  ${n}: ${UNBUILT_WHY[n]}`).join('\n')}`);
+  }
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.GRAPH_DRIVER === 'neo4j' && !(e.NEO4J_URI && e.NEO4J_USER && e.NEO4J_PASSWORD)) {
-    throw new ConfigError('invalid configuration:\n  GRAPH_DRIVER=neo4j needs NEO4J_URI, NEO4J_USER and NEO4J_PASSWORD');
-  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -136,7 +137,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowTimeoutBypass: e.ALLOW_TIMEOUT_BYPASS,
     rootUrl: e.ROOT_URL.replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
-    redisUrl: e.REDIS_URL,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
@@ -148,7 +148,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     datapipePollMs: e.DATAPIPE_POLL_MS,
     schedulerPollMs: e.SCHEDULER_POLL_MS,
     indexCheckMs: e.INDEX_CHECK_MS,
-    graphDriver: e.GRAPH_DRIVER,
-    neo4j: e.GRAPH_DRIVER === 'neo4j' ? { uri: e.NEO4J_URI!, user: e.NEO4J_USER!, password: e.NEO4J_PASSWORD! } : undefined,
   };
 }

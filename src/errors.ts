@@ -40,6 +40,15 @@ export class AppError extends GraphQLError {
     this.status = status;
     this.headers = opts.headers;
   }
+
+  /**
+   * The same error in a REST route's area. Errors of the schema's own guards name the GraphQL root ('query',
+   * 'mutation'), which means nothing to a REST caller; errors that already name an area keep it.
+   */
+  inContext(context: string): AppError {
+    if (this.context !== 'query' && this.context !== 'mutation') return this;
+    return new AppError(this.code, context, this.message, { headers: this.headers, cause: this.originalError });
+  }
 }
 
 export const badRequest = (context: string, message: string) => new AppError('BAD_REQUEST', context, message);

@@ -10,4 +10,5 @@ export const MSG = {
   badJson: 'The JSON payload could not be unmarshalled.',
   bodyTooLarge: 'The request body is larger than the server accepts.',
   notEnterprise: 'This endpoint is only available in the enterprise edition.',
+  clientOnly: 'This endpoint is only available to collector clients.',
 } as const;

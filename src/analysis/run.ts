@@ -7,6 +7,7 @@ import { dcsync } from './steps/dcsync.js';
 import { hasTrustKeys, protectAdminGroups } from './steps/domain-rules.js';
 import { gpoApplication } from './steps/gpo.js';
 import { localGroupRights } from './steps/local-groups.js';
+import { coerceAndRelayNtlm } from './steps/ntlm.js';
 import { ownsAndWriteOwner } from './steps/owns.js';
 import { tierZero, type TierZeroSeed } from './steps/tier-zero.js';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
@@ -35,6 +36,7 @@ export const ANALYSIS_STEPS: AnalysisStep[] = [
   protectAdminGroups,
   hasTrustKeys,
   adcs,
+  coerceAndRelayNtlm,
   ...AZURE_STEPS,
   hybridUsers,
 ];

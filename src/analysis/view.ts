@@ -54,6 +54,16 @@ export const ANALYSIS_PROPERTIES = [
   // ProtectAdminGroups, HasTrustKeys
   'adminsdholderprotected',
   'netbios',
+  // NTLM relay
+  'smbsigning',
+  'restrictoutboundntlm',
+  'webclientrunning',
+  'ldapsigning',
+  'ldapavailable',
+  'ldapsavailable',
+  'ldapsepa',
+  'functionallevel',
+  'hasvulnerableendpoint',
   ...AZURE_ANALYSIS_PROPERTIES,
 ];
 

@@ -278,6 +278,7 @@ export const TRAVERSABLE_KINDS: ReadonlySet<string> = new Set([
   'AZMGAddSecret',
   'AZMGGrantAppRoles',
   'AZMGGrantRole',
+  'SyncedToADUser',
 ]);
 
 /**

@@ -34,13 +34,5 @@ export interface GraphEdge {
   properties: Properties;
 }
 
-/** A set of nodes and edges to render (path results, entity graphs). */
-export interface Subgraph {
-  nodes: GraphNode[];
-  edges: GraphEdge[];
-}
-
-export type SortKey = { column: 'name' | 'objectid' | 'label'; descending: boolean };
-
 /** GraphNode under another name, for generated resolver types (the GraphQL type has the same name). */
 export type GraphNodeModel = GraphNode;

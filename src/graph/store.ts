@@ -47,11 +47,12 @@ export interface EdgeTriple {
 }
 
 /**
- * Where the graph lives: PostgreSQL tables (default) or Neo4j. Everything above it (ingest, analysis, the path
- * index, entity queries) is written against this interface.
+ * Where the graph lives. Only PostgreSQL (src/graph/pg) implements it today; everything above it (ingest,
+ * analysis, the path index, entity queries) is written against this interface so that another store (Neo4j,
+ * see docs/scaling.md) can sit here without touching them.
  */
 export interface GraphStore {
-  readonly name: 'postgres' | 'neo4j';
+  readonly name: 'postgres';
   /**
    * Runs `fn` atomically and bumps the graph generation when it returns. Inside `fn`, use only the writer: on
    * embedded PGlite every other connection waits for this transaction, so a read through the store would deadlock.
@@ -77,7 +78,8 @@ export interface GraphStore {
   kindNames(): Promise<Map<number, string>>;
   /**
    * All shortest paths by the store's own query (recursive SQL / Cypher), outbound, over `kinds` (all when null),
-   * at most `maxDepth` hops: the reference the in-memory index is tested against, and its fallback.
+   * at most `maxDepth` hops: the reference the in-memory index is tested against. Requests never use it: the
+   * in-memory index answers them.
    */
   allShortestPaths(startId: number, endId: number, kinds: readonly string[] | null, maxDepth: number): Promise<EdgeTriple[][]>;
 }

@@ -4,14 +4,13 @@ import type { Services } from '../services/index.js';
 import type { GraphQLContext } from './context.js';
 
 /** The single context factory used by /graphql and by REST routes, so both see identical rules. */
-export function createContextFactory(services: Services, log: Logger, baseUrl: string) {
+export function createContextFactory(services: Services, log: Logger) {
   return (req: { requestId: string; session?: Session | null; ip?: string }): GraphQLContext => ({
     requestId: req.requestId,
     session: req.session ?? null,
     services,
     edition: services.edition,
     log,
-    baseUrl,
     clientIp: req.ip ?? 'unknown',
     loaders: services.createLoaders(),
   });

@@ -10,8 +10,6 @@ export interface GraphQLContext {
   services: Services;
   edition: 'enterprise' | 'community';
   log: Logger;
-  /** The externally visible base URL of this request (scheme://host), for links the service hands out. */
-  baseUrl: string;
   /** The caller's address (express `req.ip`), for login throttling. */
   clientIp: string;
   /** Batch loaders, fresh per request. */

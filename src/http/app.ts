@@ -19,7 +19,7 @@ import { urlGuard } from './input-guard.js';
 import { uploadGate } from './upload-gate.js';
 import { createGraphQLHandler, graphqlSearchParams } from './graphql.js';
 import { prefer } from './prefer.js';
-import { rateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { mountRestRoutes } from './rest-router.js';
 import './types.js';
@@ -30,7 +30,6 @@ export interface AppDeps {
   log: Logger;
   schema: GraphQLSchema;
   runner: OperationRunner;
-  rateLimitStore?: RateLimitOptions['store'];
 }
 
 /**
@@ -51,9 +50,9 @@ export function buildApp(deps: AppDeps): Express {
   app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
 
-  const limiter = rateLimiter({ rps: config.rateLimitRps, store: deps.rateLimitStore });
+  const limiter = rateLimiter({ rps: config.rateLimitRps });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);
-  const contextFactory = createContextFactory(services, log, config.rootUrl);
+  const contextFactory = createContextFactory(services, log);
   const bodyOpts = { maxBytes: config.maxJsonBodyBytes };
   // Upload routes authenticate from the headers before their body is written anywhere.
   const gate = uploadGate(services, { perCaller: config.uploadsPerCaller, diskBytesPerCaller: config.uploadDiskBytesPerCaller });
@@ -63,11 +62,11 @@ export function buildApp(deps: AppDeps): Express {
     res.json(await services.health());
   });
 
+  const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
   mountRestRoutes(app, ROUTES, {
     runner: deps.runner,
-    contextFactory,
+    envelope: (req, res) => yoga.getEnveloped({ req, res } as never),
     edition: config.edition,
-    baseUrl: config.rootUrl,
     limiter,
     authenticate: auth,
     bodyReader: (route: RestRoute) =>
@@ -76,7 +75,6 @@ export function buildApp(deps: AppDeps): Express {
         : readBody(route.body === 'json' || route.body === 'multipart' || route.body === 'form' ? route.body : 'none', bodyOpts),
   });
 
-  const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
   app.all(
     '/graphql',
     limiter('/graphql'),

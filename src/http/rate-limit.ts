@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { AppError } from '../errors.js';
 import { MSG } from '../messages.js';
 import { writeError } from './errors.js';
@@ -7,8 +7,6 @@ import { writeError } from './errors.js';
 export interface RateLimitOptions {
   /** Requests per second per client IP and route. @default 55 */
   rps?: number;
-  /** Shared counters (Redis) for several replicas; per-process memory when absent. */
-  store?: (prefix: string) => Store;
 }
 
 /**
@@ -17,13 +15,13 @@ export interface RateLimitOptions {
  */
 export function rateLimiter(opts: RateLimitOptions = {}) {
   const rps = opts.rps ?? 55;
-  return (routeKey: string) =>
+  // Each call makes a limiter with its own in-memory counters: that alone keeps them per route.
+  return (_routeKey: string) =>
     rateLimit({
       windowMs: 1000,
       limit: rps,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
-      store: opts.store?.(`rl:${routeKey}:`),
       keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
       handler: (req: Request, res: Response, _next: NextFunction) => {
         const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;

@@ -1,15 +1,15 @@
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { notFound, unauthorized } from '../errors.js';
-import type { ContextFactory } from '../graphql/context-factory.js';
 import { MSG } from '../messages.js';
-import type { RestRequest, RestResponse, RestRoute } from '../rest/route.js';
-import type { OperationRunner } from '../rest/run.js';
+import { parse } from '../rest/params.js';
+import type { RestRequest, RestResponse, RestRoute, RouteInput } from '../rest/route.js';
+import type { Envelope, OperationRunner } from '../rest/run.js';
 
 export interface RestMountDeps {
   runner: OperationRunner;
-  contextFactory: ContextFactory;
+  /** The /graphql engine for one request (yoga's getEnveloped), so both transports share plugins and context. */
+  envelope: (req: Request, res: Response) => ReturnType<Envelope>;
   edition: 'enterprise' | 'community';
-  baseUrl: string;
   limiter: (routeKey: string) => RequestHandler;
   bodyReader: (route: RestRoute) => RequestHandler | RequestHandler[];
   authenticate: RequestHandler;
@@ -17,39 +17,37 @@ export interface RestMountDeps {
 
 /**
  * Mounts the route table. Per route, in order: rate limit → edition → body → authenticate → (caller needed?)
- * → variables → the GraphQL operation → reshape. Handlers hold no rules of their own.
+ * → input schemas → the GraphQL operation → reshape. Edition and "caller needed" come from the schema's
+ * directives on the operation; handlers hold no rules of their own.
  */
 export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMountDeps): void {
-  const groups = new Map<string, RestRoute[]>();
-  for (const route of routes) {
-    if (!deps.runner.has(route.operation)) throw new Error(`route ${route.method} ${route.path}: unknown operation ${route.operation}`);
-    const key = `${route.method} ${route.path}`;
-    groups.set(key, [...(groups.get(key) ?? []), route]);
-  }
-  for (const [key, group] of groups) {
+  for (const [key, group] of groupBySpecificity(routes)) {
     const first = group[0]!;
+    for (const r of group) if (!deps.runner.has(r.operation)) throw new Error(`route ${key}: unknown operation ${r.operation}`);
     if (group.length > 1 && group.some((r) => !r.when)) throw new Error(`routes ${key} share a path; each needs a "when"`);
+    const enterprise = group.some((r) => deps.runner.isEnterprise(r.operation));
     const needsCaller = group.some((r) => !deps.runner.isPublic(r.operation));
     const editionGate = (_req: Request, _res: Response, next: NextFunction) => {
-      if (first.edition === 'enterprise' && deps.edition !== 'enterprise') throw notFound(first.context, MSG.notEnterprise);
+      if (enterprise && deps.edition !== 'enterprise') throw notFound(first.context, MSG.notEnterprise);
       next();
     };
     const handler = async (req: Request, res: Response) => {
       // Answer 401 before looking at parameters, as a caller without credentials learns nothing from a 400.
       if (needsCaller && !req.session) throw unauthorized(first.context, MSG.notAuthenticated);
-      const rreq: RestRequest = {
-        params: req.params as Record<string, string>,
-        query: req.query as Record<string, unknown>,
-        body: req.body,
-        headers: req.headers,
-        session: req.session ?? null,
-        baseUrl: deps.baseUrl,
-        upload: req.upload,
-      };
-      const route = group.find((r) => !r.when || r.when(rreq))!;
-      const variables = route.variables ? await route.variables(rreq) : {};
-      const data = await deps.runner.run<Record<string, unknown>>(route.operation, variables, deps.contextFactory(req));
-      const out: RestResponse = route.reshape ? route.reshape(data, rreq) : { body: { data: Object.values(data)[0] } };
+      const rreq: RestRequest = { headers: req.headers, session: req.session ?? null, upload: req.upload };
+      let chosen: { route: RestRoute; input: RouteInput<unknown, unknown, unknown> } | undefined;
+      for (const route of group) {
+        const input = inputOf(route, req);
+        if (!route.when || route.when(input)) {
+          chosen = { route, input };
+          break;
+        }
+      }
+      if (!chosen) throw notFound(first.context, MSG.routeNotFound);
+      const { route, input } = chosen;
+      const variables = route.variables ? route.variables(input, rreq) : {};
+      const data = await deps.runner.run(route.operation, variables, () => deps.envelope(req, res), route.context);
+      const out: RestResponse = route.reshape ? route.reshape(data, rreq) : { body: { data: Object.values(data as object)[0] } };
       if (route.deprecatedBy) {
         res.setHeader('Deprecation', 'true');
         res.setHeader('Link', `<${route.deprecatedBy}>; rel="successor-version"`);
@@ -59,6 +57,46 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
     const method = first.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     app[method](first.path, deps.limiter(key), editionGate, deps.bodyReader(first), deps.authenticate, handler);
   }
+}
+
+/** The request's path parameters, query and body as the route's schemas parse them (400 naming the parameter). */
+function inputOf(route: RestRoute, req: Request): RouteInput<unknown, unknown, unknown> {
+  const { params, query, body } = route.input ?? {};
+  return {
+    params: params ? parse(route.context, 'path', params, req.params) : {},
+    query: query ? parse(route.context, 'query', query, req.query) : {},
+    body: body ? parse(route.context, 'body', body, req.body) : undefined,
+  };
+}
+
+/**
+ * Routes grouped by method and path, the most specific first: at the first segment where two paths differ,
+ * a literal segment wins over a parameter, so `/jobs/finished` is never taken for `/jobs/:job_id`, whatever
+ * order the areas declare them in.
+ */
+export function groupBySpecificity(routes: RestRoute[]): [string, RestRoute[]][] {
+  const groups = new Map<string, RestRoute[]>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    groups.set(key, [...(groups.get(key) ?? []), route]);
+  }
+  return [...groups].sort(([, [a]], [, [b]]) => comparePaths(a!.path, b!.path));
+}
+
+/**
+ * A total order on paths, segment by segment: a literal segment before a parameter, literals alphabetically,
+ * then the shorter path. Only the first rule matters to express; the others make the order a total one.
+ */
+export function comparePaths(a: string, b: string): number {
+  const sa = a.split('/');
+  const sb = b.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i]!.startsWith(':');
+    const pb = sb[i]!.startsWith(':');
+    if (pa !== pb) return pa ? 1 : -1;
+    if (!pa && sa[i] !== sb[i]) return sa[i]! < sb[i]! ? -1 : 1;
+  }
+  return sa.length - sb.length;
 }
 
 function send(res: Response, out: RestResponse): void {

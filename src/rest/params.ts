@@ -1,53 +1,104 @@
-import { badRequest } from '../errors.js';
+import { z } from 'zod';
+import { badRequest, type AppError } from '../errors.js';
 
-/** Query values as express parses them: repeated keys become arrays. */
-export type QueryValue = string | string[] | undefined;
+/**
+ * The zod pieces REST routes declare their path, query and body with. They only parse what HTTP delivers as
+ * text (query strings, path segments) or as loose JSON into the types the GraphQL operation takes; rules about
+ * the values themselves live in the services. Messages name no field: `parse` prefixes the parameter's name.
+ */
 
-/** The single value of a query parameter; a repeated parameter that must be single is a 400 naming it. */
-export function single(context: string, name: string, v: unknown): string | undefined {
-  if (v === undefined) return undefined;
-  if (Array.isArray(v)) throw badRequest(context, `query parameter ${name} must be given once.`);
-  if (typeof v !== 'string') throw badRequest(context, `query parameter ${name} is malformed.`);
-  return v;
-}
-
-/** All values of a repeatable query parameter. */
-export function many(context: string, name: string, v: unknown): string[] {
-  if (v === undefined) return [];
-  const list = Array.isArray(v) ? v : [v];
-  if (!list.every((x) => typeof x === 'string')) throw badRequest(context, `query parameter ${name} is malformed.`);
-  return list as string[];
-}
+/** Where a value came from, for the error message ("query parameter skip is malformed …"). */
+export type Where = 'path' | 'query' | 'body';
 
 const INT = /^-?\d{1,10}$/;
-
-/** An integer parameter (path or query); `min` and int32 range enforced; 400 naming it otherwise. */
-export function int(context: string, name: string, v: string | undefined, opts: { min?: number; def?: number } = {}): number | undefined {
-  if (v === undefined || v === '') return opts.def;
-  if (!INT.test(v)) throw badRequest(context, `${name} is malformed: expected an integer.`);
-  const n = Number(v);
-  if (n > 2147483647 || n < -2147483648) throw badRequest(context, `${name} is out of range.`);
-  if (opts.min !== undefined && n < opts.min) throw badRequest(context, `${name} must be >= ${opts.min}.`);
-  return n;
-}
-
+const INT32 = 2147483647;
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 
-/** A boolean parameter, spelled as Go's strconv.ParseBool accepts (BloodHound's clients send these). */
-export function bool(context: string, name: string, v: string | undefined, def: boolean): boolean {
-  if (v === undefined || v === '') return def;
-  if (TRUE.has(v)) return true;
-  if (FALSE.has(v)) return false;
-  throw badRequest(context, `${name} is malformed: expected true or false.`);
+/** Messages for zod's own issues, written to follow the parameter's name. */
+const describe: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) return 'is required.';
+    if (issue.expected === 'boolean') return 'must be true or false.';
+    if (issue.expected === 'object') return 'must be an object.';
+    if (issue.expected === 'array') return 'must be an array.';
+    if (issue.expected === 'string' && Array.isArray(issue.input)) return 'must be given once.';
+    return `must be a ${issue.expected}.`;
+  }
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}.`;
+  if (issue.code === 'too_small') return `must be >= ${String(issue.minimum)}.`;
+  if (issue.code === 'too_big') return 'is out of range.';
+  return undefined;
+};
+
+/** Parses one part of a request; the first problem becomes a 400 in the route's context, naming the parameter. */
+export function parse<S extends z.ZodType>(context: string, where: Where, schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value, { error: describe });
+  if (result.success) return result.data;
+  throw problem(context, where, result.error.issues[0]!);
 }
 
-/** A JSON request body that must be an object (or absent, when `optional`). */
-export function bodyObject(context: string, body: unknown, optional = false): Record<string, unknown> {
-  if (body === undefined || body === null) {
-    if (optional) return {};
-    throw badRequest(context, 'A JSON object body is required.');
-  }
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest(context, 'The JSON body must be an object.');
-  return body as Record<string, unknown>;
+function problem(context: string, where: Where, issue: z.core.$ZodIssue): AppError {
+  const name = issue.path.map(String).join('.');
+  if (!name) return badRequest(context, where === 'body' ? `The JSON body ${issue.message}` : issue.message);
+  const label = where === 'query' ? `query parameter ${name}` : name;
+  return badRequest(context, `${label} ${issue.message}`);
 }
+
+/** Empty query values count as absent (`?skip=`), as BloodHound's Go handlers read them. */
+const blankIsAbsent = (v: unknown) => (v === '' ? undefined : v);
+
+/** One integer written as text (a path segment or a query value), int32 range, at least `min`. */
+export const intText = (min: number) =>
+  z.string().regex(INT, 'is malformed: expected an integer.').transform(Number).pipe(z.number().min(min).max(INT32, 'is out of range.'));
+
+/** A boolean spelled as Go's strconv.ParseBool accepts; undefined when absent. */
+const optBool = () =>
+  z.preprocess(
+    blankIsAbsent,
+    z
+      .string()
+      .refine((v) => TRUE.has(v) || FALSE.has(v), 'is malformed: expected true or false.')
+      .optional()
+      .transform((v) => (v === undefined ? undefined : TRUE.has(v))),
+  );
+
+/** Query parameters: a repeated parameter where one value is expected is a 400. */
+export const query = {
+  string: () => z.string().optional(),
+  /** An optional integer; absent (or empty) is null, as the GraphQL operations take it. */
+  int: (min = 0) => z.preprocess(blankIsAbsent, intText(min).optional()).transform((v) => v ?? null),
+  /** A boolean spelled as Go's strconv.ParseBool accepts (BloodHound's clients send these). */
+  bool: (def: boolean) => optBool().transform((v) => v ?? def),
+  /** The same without a default: undefined when absent. */
+  optBool,
+  /** All values of a repeatable parameter. */
+  many: () =>
+    z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
+};
+
+/** Body fields: absent and null both mean "not given" (null for GraphQL). */
+export const field = {
+  string: () =>
+    z
+      .string()
+      .nullish()
+      .transform((v) => v ?? null),
+  bool: () =>
+    z
+      .boolean()
+      .nullish()
+      .transform((v) => v ?? null),
+  strings: () =>
+    z
+      .array(z.unknown(), { error: 'must be an array of strings.' })
+      .refine((a) => a.every((x) => typeof x === 'string'), 'must be an array of strings.')
+      .nullish()
+      .transform((v) => (v as string[] | null | undefined) ?? null),
+};
+
+/** A JSON object body whose fields pass on as they are (the service reads and checks them). */
+export const anyObject = z.record(z.string(), z.unknown());

@@ -1,15 +1,27 @@
+import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
+import type { z } from 'zod';
 import type { Session } from '../auth/session.js';
+import type * as Operations from '../generated/operations.js';
 import type { StagedFile } from '../services/staged-file.js';
 
-/** What a route's mapping functions may read of a request: already parsed, never the raw express objects. */
+/**
+ * The seam between REST and GraphQL. A route is one declaration: method and path, zod schemas for what HTTP
+ * delivers, the named operation it runs (src/rest/operations/*.graphql) and a reshape into the API document's
+ * envelope. Result and variable types are generated from the operation documents by graphql-codegen, so a
+ * route that maps a field the operation does not select fails to compile. Edition and permissions are not
+ * written here: they come from the schema's directives on the operation's root fields.
+ */
+
+type Documents = typeof Operations;
+/** Every operation named in src/rest/operations, e.g. 'GetClient'. */
+export type OperationName = { [K in keyof Documents]: K extends `${infer N}Document` ? N : never }[keyof Documents];
+export type Result<N extends OperationName> = ResultOf<Documents[`${N}Document`]>;
+export type Variables<N extends OperationName> = VariablesOf<Documents[`${N}Document`]>;
+
+/** What a route's functions may read of a request: already parsed, never the raw express objects. */
 export interface RestRequest {
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  body: unknown;
   headers: Record<string, string | string[] | undefined>;
   session: Session | null;
-  /** scheme://host as the client addressed us. */
-  baseUrl: string;
   /** The body of an upload route, spooled to disk. */
   upload?: StagedFile;
 }
@@ -30,29 +42,61 @@ export type BodyKind = 'none' | 'json' | 'multipart' | 'form' | 'upload';
 /** A multipart/form-data body: each field's values in order; files as their bytes. */
 export type FormFields = Record<string, (string | { filename: string; contentType: string; content: Buffer })[]>;
 
-/**
- * One documented endpoint: which GraphQL operation it runs and how the request and result are mapped.
- * Business rules never live here; `variables` only parses (400 naming the parameter) and `reshape` only
- * renames fields into the API document's envelope.
- */
-export interface RestRoute {
+/** The parsed parts of a request, as the route's schemas produced them. */
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+
+export interface RouteSpec<N extends OperationName, PS, QS, BS> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Express path, e.g. /api/v2/permissions/:permission_id */
   path: string;
-  /** Enterprise-only endpoints answer 404 in the community edition. */
-  edition: 'both' | 'enterprise';
   /** Area name used as the error `context`. */
   context: string;
-  operation: string;
-  /**
-   * When several routes share a method and path, the first whose `when` holds serves the request (e.g. entity
-   * lists choose the list or the graph operation by `type`). Parameter errors thrown here are 400s as usual.
-   */
-  when?: (req: RestRequest) => boolean;
+  operation: N;
+  /** How the body is read (default: none). */
   body?: BodyKind;
-  variables?: (req: RestRequest) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** Schemas of the path parameters, the query string and the body; unlisted query parameters are ignored. */
+  input?: { params?: PS; query?: QS; body?: BS };
+  /**
+   * When several routes share a method and path, the first whose `when` holds serves the request (entity lists
+   * choose the list or the graph operation by `type`). It sees the query as this route's schema parsed it.
+   */
+  when?: (input: RouteInput<Out<PS>, Out<QS>, Out<BS>>) => boolean;
+  variables?: (input: RouteInput<Out<PS>, Out<QS>, Out<BS>>, req: RestRequest) => Variables<N>;
   /** From the operation's data to the response; the default wraps the first field as `{data: …}`. */
-  reshape?: (data: any, req: RestRequest) => RestResponse;
+  reshape?: (data: Result<N>, req: RestRequest) => RestResponse;
   /** Deprecated endpoints announce their successor (Deprecation and Link headers). */
   deprecatedBy?: string;
 }
+
+/** A route with its types erased, as the router holds it. */
+export interface RestRoute {
+  method: RouteSpec<OperationName, unknown, unknown, unknown>['method'];
+  path: string;
+  context: string;
+  operation: OperationName;
+  body?: BodyKind;
+  input?: { params?: z.ZodType; query?: z.ZodType; body?: z.ZodType };
+  when?: (input: RouteInput<unknown, unknown, unknown>) => boolean;
+  variables?: (input: RouteInput<unknown, unknown, unknown>, req: RestRequest) => Record<string, unknown>;
+  reshape?: (data: unknown, req: RestRequest) => RestResponse;
+  deprecatedBy?: string;
+}
+
+/** Declares a route; the types of `variables` and `reshape` follow from the operation and the schemas. */
+export function route<
+  N extends OperationName,
+  PS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+  BS extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<N, PS, QS, BS>): RestRoute {
+  return spec as unknown as RestRoute;
+}
+
+/** The usual 200 answer: `{data: …}`. */
+export const data = (body: unknown): RestResponse => ({ body: { data: body } });

@@ -1,24 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  execute,
   GraphQLError,
-  getOperationAST,
   Kind,
   parse,
   validate,
+  visit,
+  type ASTNode,
   type DocumentNode,
   type ExecutionResult,
+  type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  type FragmentDefinitionNode,
-  type ASTNode,
-  visit,
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, asAppError, badRequest, internal } from '../errors.js';
-import type { GraphQLContext } from '../graphql/context.js';
 import { MSG } from '../messages.js';
 
 /** `<repo>/src/rest/operations`, from `src/rest` (tests) and `dist/rest` (built service). */
@@ -26,23 +22,37 @@ export const OPERATIONS_DIR = path.resolve(__dirname, '..', '..', 'src', 'rest',
 
 interface Prepared {
   document: DocumentNode;
-  compiled?: CompiledQuery;
   /** True when every root field is @public, i.e. the operation needs no caller. */
   isPublic: boolean;
+  /** True when a root field is @enterprise: the community edition does not have it. */
+  isEnterprise: boolean;
 }
 
 /**
- * Runs the named GraphQL operations behind the REST routes, in-process, against the same schema and context as
- * /graphql. Every operation is parsed, validated and compiled with graphql-jit once, at start-up; an operation
- * that fails validation stops the service from starting rather than failing a request later.
+ * The GraphQL engine of /graphql for one request (yoga's `getEnveloped`): the same plugins (graphql-jit, error
+ * masking, limits) and the same context building, so REST and GraphQL cannot drift apart.
+ */
+export type Envelope = () => {
+  schema: GraphQLSchema;
+  contextFactory: () => unknown;
+  execute: (args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    contextValue: unknown;
+    variableValues: Record<string, unknown>;
+    operationName: string;
+  }) => unknown;
+};
+
+/**
+ * Runs the named GraphQL operations behind the REST routes, in-process, through the same envelop pipeline as
+ * /graphql. Every operation is parsed and validated once, at start-up (an invalid one stops the service from
+ * starting rather than failing a request later); graphql-jit compiles it on first use and keeps it.
  */
 export class OperationRunner {
   private readonly ops = new Map<string, Prepared>();
 
-  constructor(
-    private readonly schema: GraphQLSchema,
-    dir = OPERATIONS_DIR,
-  ) {
+  constructor(schema: GraphQLSchema, dir = OPERATIONS_DIR) {
     const files = fs
       .readdirSync(dir)
       .filter((f) => f.endsWith('.graphql'))
@@ -66,11 +76,10 @@ export class OperationRunner {
         const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [def, ...usedFragments(def, fragments)] };
         const errors = validate(schema, document);
         if (errors.length) throw new Error(`${file}: operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
-        const compiled = compileQuery(schema, document, name);
         this.ops.set(name, {
           document,
-          compiled: isCompiledQuery(compiled) ? compiled : undefined,
-          isPublic: allRootFieldsPublic(schema, def),
+          isPublic: rootDirective(schema, def, 'public', true),
+          isEnterprise: rootDirective(schema, def, 'enterprise', false),
         });
       }
     }
@@ -81,6 +90,11 @@ export class OperationRunner {
     return this.ops.get(name)?.isPublic ?? false;
   }
 
+  /** Whether the operation exists only in the enterprise edition (derived from the schema's @enterprise). */
+  isEnterprise(name: string): boolean {
+    return this.ops.get(name)?.isEnterprise ?? false;
+  }
+
   has(name: string): boolean {
     return this.ops.has(name);
   }
@@ -89,32 +103,36 @@ export class OperationRunner {
     return [...this.ops.keys()];
   }
 
-  /** Executes an operation; returns its data or throws the AppError the result carries. */
-  async run<T = Record<string, unknown>>(name: string, variables: Record<string, unknown>, ctx: GraphQLContext): Promise<T> {
+  /** Executes an operation; returns its data or throws the AppError the result carries, in `context`. */
+  async run(name: string, variables: Record<string, unknown>, envelope: Envelope, context: string): Promise<unknown> {
     const op = this.ops.get(name);
-    if (!op) throw internal('rest', MSG.internal, new Error(`unknown REST operation ${name}`));
-    const result: ExecutionResult = op.compiled
-      ? await op.compiled.query(undefined, ctx, variables)
-      : await execute({ schema: this.schema, document: op.document, contextValue: ctx, variableValues: variables, operationName: name });
-    if (result.errors?.length) throw errorOf(result.errors, ctx);
-    return result.data as T;
+    if (!op) throw internal(context, MSG.internal, new Error(`unknown REST operation ${name}`));
+    const { schema, contextFactory, execute } = envelope();
+    const contextValue = await contextFactory();
+    const result = (await execute({
+      schema,
+      document: op.document,
+      contextValue,
+      variableValues: variables,
+      operationName: name,
+    })) as ExecutionResult;
+    if (result.errors?.length) throw errorOf(result.errors, context);
+    return result.data;
   }
 }
 
 /**
- * The status of a failed operation: the first AppError a resolver threw; otherwise a request error (variable
- * coercion, which has no path) is a 400, and anything else is an unexpected failure, logged and masked.
+ * The REST error of a failed operation, in the route's context: the first AppError a resolver threw; an error
+ * the masking plugin already logged and replaced keeps its status; a request error (variable coercion, which
+ * has no path) is a 400.
  */
-export function errorOf(errors: readonly GraphQLError[], ctx: GraphQLContext): AppError {
-  for (const e of errors) {
-    const app = asAppError(e);
-    if (app) return app;
-  }
+export function errorOf(errors: readonly GraphQLError[], context: string): AppError {
+  const app = errors.map(asAppError).find((e) => e !== undefined);
+  if (app) return app.inContext(context);
   const first = errors[0]!;
-  // Request errors (variable coercion) have no path; their cause, if any, is GraphQL's own.
-  if (!first.path && (!first.originalError || first.originalError instanceof GraphQLError)) return badRequest('request', first.message);
-  ctx.log.error({ err: first.originalError ?? first, requestId: ctx.requestId }, 'operation failed unexpectedly');
-  return internal('request', MSG.internal);
+  const status = (first.extensions?.http as { status?: number } | undefined)?.status;
+  if (!first.path && !status) return badRequest(context, first.message);
+  return internal(context, MSG.internal);
 }
 
 /** The fragments a definition spreads, directly or through other fragments. */
@@ -135,18 +153,15 @@ function usedFragments(def: ASTNode, all: Map<string, FragmentDefinitionNode>): 
   return [...found.values()];
 }
 
-function allRootFieldsPublic(schema: GraphQLSchema, def: OperationDefinitionNode): boolean {
+/** Whether every (`all`) or some root field the operation selects carries a directive; `__typename` carries all. */
+function rootDirective(schema: GraphQLSchema, def: OperationDefinitionNode, directive: string, all: boolean): boolean {
   const root = def.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   const fields = root?.getFields() ?? {};
-  return def.selectionSet.selections.every((sel) => {
-    if (sel.kind !== Kind.FIELD) return false;
-    if (sel.name.value === '__typename') return true;
+  const marks = def.selectionSet.selections.map((sel) => {
+    if (sel.kind !== Kind.FIELD) throw new Error(`operation ${def.name?.value}: spread fragments below the root fields only`);
+    if (sel.name.value === '__typename') return all;
     const field = fields[sel.name.value];
-    return !!field && !!getDirective(schema, field, 'public')?.length;
+    return !!field && !!getDirective(schema, field, directive)?.length;
   });
-}
-
-/** Finds the single operation named `name` in a document (used by tests of the operation files). */
-export function operationOf(doc: DocumentNode, name: string) {
-  return getOperationAST(doc, name);
+  return all ? marks.every(Boolean) : marks.some(Boolean);
 }

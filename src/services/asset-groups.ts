@@ -159,7 +159,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
           name,
           description: text(input.description, 'description', 2000, false, true) ?? '',
           position: (position as number | undefined) ?? null,
-          requireCertify: flag(input.requireCertify ?? input.require_certify, 'require_certify') ?? false,
+          requireCertify: flag(input.requireCertify, 'requireCertify') ?? false,
           actor: s.principalName,
         })
         .catch(nameTaken(name));
@@ -173,7 +173,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
         .updateTag(id, {
           name,
           description: text(input.description, 'description', 2000, false, true),
-          requireCertify: flag(input.requireCertify ?? input.require_certify, 'require_certify'),
+          requireCertify: flag(input.requireCertify, 'requireCertify'),
           actor: s.principalName,
         })
         .catch(nameTaken(name ?? ''));
@@ -198,7 +198,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
         name: text(input.name, 'name', 250, true)!,
         description: text(input.description, 'description', 2000, false, true) ?? '',
         seeds: readSeeds(input.seeds, true)!,
-        autoCertify: flag(input.autoCertify ?? input.auto_certify, 'auto_certify') ?? false,
+        autoCertify: flag(input.autoCertify, 'autoCertify') ?? false,
         actor: s.principalName,
       });
       const created = (await store.getSelector(id))!;
@@ -214,7 +214,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
         name: text(input.name, 'name', 250, false),
         description: text(input.description, 'description', 2000, false, true),
         seeds,
-        autoCertify: flag(input.autoCertify ?? input.auto_certify, 'auto_certify'),
+        autoCertify: flag(input.autoCertify, 'autoCertify'),
         actor: s.principalName,
       });
       await refresh((await store.getSelector(id))!);

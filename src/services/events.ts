@@ -25,12 +25,12 @@ export const FLAG_FIELDS: readonly [string, keyof CollectionFlags][] = [
 export const flagsOf = (x: CollectionFlags): CollectionFlags =>
   Object.fromEntries(FLAG_FIELDS.map(([, camel]) => [camel, x[camel]])) as unknown as CollectionFlags;
 
-/** Collection flags from a request (GraphQL camelCase or REST snake_case); absent flags are false. */
+/** Collection flags of an event or task input; absent flags are false. */
 export function readFlags(context: string, input: Record<string, unknown>): CollectionFlags {
   const flags = {} as CollectionFlags;
-  for (const [snake, camel] of FLAG_FIELDS) {
-    const v = input[camel] ?? input[snake];
-    if (v !== undefined && v !== null && typeof v !== 'boolean') throw badRequest(context, `${snake} must be true or false.`);
+  for (const [, camel] of FLAG_FIELDS) {
+    const v = input[camel];
+    if (v !== undefined && v !== null && typeof v !== 'boolean') throw badRequest(context, `${camel} must be true or false.`);
     flags[camel] = v === true;
   }
   return flags;
@@ -61,8 +61,8 @@ export function createEventsService(deps: EventsDeps) {
   return {
     /** Endpoint 17. OUs and domains not in the graph yet are kept (they show `exists: false`). */
     async create(input: Record<string, unknown>): Promise<EventModel> {
-      const clientId = input.clientId ?? input.client_id;
-      if (typeof clientId !== 'string' || !isUuid(clientId)) throw badRequest(CONTEXT, 'client_id is required: the UUID of a client.');
+      const clientId = input.clientId;
+      if (typeof clientId !== 'string' || !isUuid(clientId)) throw badRequest(CONTEXT, 'clientId is required: the UUID of a client.');
       const schedule = parseSchedule(CONTEXT, input.rrule);
       const flags = readFlags(CONTEXT, input);
       const ous = readObjectIds(CONTEXT, 'ous', input.ous);

@@ -46,7 +46,7 @@ export interface ServiceDeps {
   clock: () => Date;
   /** 'embedded' (PGlite) or 'postgres'. */
   storage: string;
-  /** Another graph store (Neo4j); the PostgreSQL one by default. */
+  /** The graph store; the PostgreSQL one by default (the only one built, see docs/scaling.md). */
   graphStore?: GraphStore;
 }
 

@@ -47,7 +47,7 @@ describe('SSO users are bound to their provider', () => {
     const refused = await callback(idp.response({ ...base, nameId: 'frank', inResponseTo: await startLogin() }));
     expectWrapper(refused, 403);
     const link = await runCli(['user', 'link-sso', 'frank', '--provider', 'open-idp'], env);
-    expect(link).toMatchObject({ code: 0 });
+    expect(link).toMatchObject({ code: 0, stderr: '' });
     const ok = await callback(idp.response({ ...base, nameId: 'frank', inResponseTo: await startLogin() }));
     expect(ok.status).toBe(200);
     expect((await runCli(['user', 'link-sso', 'frank', '--unlink'], env)).code).toBe(0);

@@ -52,8 +52,9 @@ describe('AzureHound file upload', () => {
     await t.services.datapipe.drain();
     expect(await jobOf(id)).toMatchObject({ status: 2, total_files: 3, failed_files: 0 });
 
-    expect(await kindsOf(T)).toEqual(['AZBase', 'AZTenant']);
-    expect(await kindsOf(`62E90394-69F5-4237-9190-012177145E10@${T}`)).toEqual(['AZBase', 'AZRole']);
+    // the tenant and the Global Administrator role are Tier Zero by the default selectors
+    expect(await kindsOf(T)).toEqual(['AZBase', 'AZTenant', 'Tag_Tier_Zero']);
+    expect(await kindsOf(`62E90394-69F5-4237-9190-012177145E10@${T}`)).toEqual(['AZBase', 'AZRole', 'Tag_Tier_Zero']);
     expect(await kindsOf('F40ABC17-C0BA-4D1D-A4AC-C5025AAE55D6')).toEqual(['AZBase', 'AZFederatedIdentityCredential']);
     expect(await hasEdge(ALICE, 'AZHasRole', `62E90394-69F5-4237-9190-012177145E10@${T}`)).toBe(true);
     expect(await hasEdge('2E9B5D68-6C20-4D4F-8A6A-1A9A0E4A1B22', 'AZRoleEligible', `E8611AB8-C189-46E8-94E1-60213AB1F814@${T}`)).toBe(true);

@@ -35,7 +35,7 @@ describe('login, JWT sessions and logout', () => {
 
   it.each([
     ['an unsupported login method', { login_method: 'otp', username: 'admin', secret: 'x' }, /Login method otp is not supported/],
-    ['a missing username', { login_method: 'secret', secret: 'x' }, /username must be a string/],
+    ['a missing username', { login_method: 'secret', secret: 'x' }, /username (is required|must be a string)/],
     ['a non-string secret', { login_method: 'secret', username: 'admin', secret: 5 }, /secret must be a string/],
     ['an array body', [1, 2], /must be an object/],
   ])('refuses %s with 400', async (_, body, message) => {

@@ -15,7 +15,7 @@ describe('secrets at rest', () => {
   const jwtRow = async () => (await t.testDb.db.query<{ value: string }>(`select value from app_secrets where name = 'jwt_signing_key'`))[0]!.value;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ secretKey: undefined }); // the key file in DATA_DIR, not GAS_SECRET_KEY
     jwt = await login(t.app);
     token = await apiToken(t.app, jwt, 'at rest');
   });

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { getDirective } from '@graphql-tools/utils';
-import { Kind, parse } from 'graphql';
 import { buildSchema } from '../../src/graphql/schema';
 import { ROUTES } from '../../src/rest/routes/index';
-import { OperationRunner, OPERATIONS_DIR } from '../../src/rest/run';
+import { OperationRunner } from '../../src/rest/run';
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 
@@ -38,7 +36,7 @@ const ALLOWED: Record<string, string[]> = {
   services: ['auth', 'db', 'graph', 'ingest', 'analysis'],
   'auth/strategies': ['auth', 'services'],
   graphql: ['auth', 'services', 'generated'],
-  rest: ['auth', 'graphql', 'services'],
+  rest: ['auth', 'graphql', 'services', 'generated'],
   http: ['auth', 'auth/strategies', 'db', 'graphql', 'rest', 'services'],
   neo4j: ['graph', 'db'],
   generate: [],
@@ -97,23 +95,5 @@ describe('REST route table', () => {
     for (const r of ROUTES)
       if (keys.filter((k) => k === `${r.method} ${r.path}`).length > 1)
         expect({ route: `${r.method} ${r.path}`, when: typeof r.when }).toEqual({ route: `${r.method} ${r.path}`, when: 'function' });
-  });
-
-  it("a route's edition agrees with the @enterprise directives of its operation", () => {
-    const defs = fs
-      .readdirSync(OPERATIONS_DIR)
-      .flatMap((f) => parse(fs.readFileSync(path.join(OPERATIONS_DIR, f), 'utf8')).definitions)
-      .filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-    for (const route of ROUTES) {
-      const def = defs.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === route.operation)!;
-      if (def.kind !== Kind.OPERATION_DEFINITION) continue;
-      const root = def.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
-      const enterprise = def.selectionSet.selections.some(
-        (s) => s.kind === Kind.FIELD && !!getDirective(schema, root.getFields()[s.name.value]!, 'enterprise')?.length,
-      );
-      expect(`${route.method} ${route.path}: ${enterprise ? 'enterprise' : 'both'}`).toBe(
-        `${route.method} ${route.path}: ${route.edition}`,
-      );
-    }
   });
 });

@@ -24,7 +24,8 @@ export function esc1(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[]):
  * agents, only delegated agents of the target template qualify.
  */
 export function esc3(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[]): void {
-  const restricted = ca.props.enrollmentagentrestrictionscollected === true && ca.props.hasenrollmentagentrestrictions === true;
+  // BloodHound reads the "collected" flag first; our ingest writes hasenrollmentagentrestrictions only when collected.
+  const restricted = ca.props.enrollmentagentrestrictionscollected !== false && ca.props.hasenrollmentagentrestrictions === true;
   const found = new Set<ANode>();
   for (const target of ctx.published(ca)) {
     if (!(tpl.authEnabled(target) && tpl.noApproval(target))) continue;
@@ -79,7 +80,8 @@ export function esc4(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[]):
  * maps certificates by UPN.
  */
 export function esc6(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[]): void {
-  if (ca.props.isuserspecifiessanenabledcollected !== true || ca.props.isuserspecifiessanenabled !== true) return;
+  // Our ingest writes isuserspecifiessanenabled only when it was collected; an explicit collected=false still wins.
+  if (ca.props.isuserspecifiessanenabledcollected === false || ca.props.isuserspecifiessanenabled !== true) return;
   const caEnrollers = ctx.caEnrollers(ca);
   for (const t of ctx.published(ca)) {
     if (!tpl.noApproval(t) || !tpl.noSignatures(t)) continue;

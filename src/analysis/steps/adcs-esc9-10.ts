@@ -8,7 +8,7 @@ const ATTACK_RIGHTS = ['GenericWrite', 'GenericAll', 'Owns', 'WriteOwner', 'Writ
  * Victims of ESC9/ESC10: the non-group principals that can enroll both on the template and the CA (getVictimBitmap).
  * When Everyone/Authenticated Users may enroll on one side, every enroller of the other side is a victim.
  */
-function victims(ctx: AdcsContext, t: ANode, ca: ANode): ANode[] {
+export function victims(ctx: AdcsContext, t: ANode, ca: ANode): ANode[] {
   const special = (set: ANode[]) => set.some((n) => isEveryone(n) || [...ctx.g.membersOf(n.id)].some((m) => isEveryone(ctx.g.node(m))));
   const tSet = ctx.templateEnrollers(t);
   const caSet = ctx.caEnrollers(ca);

@@ -1,5 +1,5 @@
 import type { Queryable } from '../pool.js';
-import { groupBy } from './group.js';
+import { groupBy } from './group-by.js';
 
 export interface PermissionModel {
   id: number;

@@ -15,7 +15,7 @@ import type { GraphQLContext } from '../context.js';
 export function applyAuthDirectives(schema: GraphQLSchema): GraphQLSchema {
   const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name].filter(Boolean));
   return mapSchema(schema, {
-    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) => {
+    [MapperKind.OBJECT_FIELD]: (field, _fieldName, typeName) => {
       if (!roots.has(typeName)) return field;
       const isPublic = !!getDirective(schema, field, 'public')?.length;
       const enterprise = !!getDirective(schema, field, 'enterprise')?.length;
@@ -30,7 +30,7 @@ export function applyAuthDirectives(schema: GraphQLSchema): GraphQLSchema {
           if (!isPublic) {
             const session = ctx.session;
             if (!session) throw unauthorized(area, MSG.notAuthenticated);
-            if (clientOnly && session.kind !== 'client') throw notFound(area, `${fieldName} is only available to collector clients.`);
+            if (clientOnly && session.kind !== 'client') throw notFound(area, MSG.clientOnly);
             if (requires.length) {
               if (session.kind !== 'user') throw forbidden(area, MSG.forbidden);
               const missing = requires.filter((p) => !session.permissions.has(p));

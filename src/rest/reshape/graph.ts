@@ -39,3 +39,13 @@ export const datapipe = (s: Json) => ({
   last_complete_analysis_at: time(s.lastCompleteAnalysisAt),
   last_analysis_run_at: time(s.lastAnalysisRunAt),
 });
+
+export const file = (f: Json) => ({
+  id: f.id,
+  file_name: f.fileName,
+  content_type: f.contentType,
+  size_bytes: f.sizeBytes,
+  status: f.status,
+  errors: f.error ? [f.error] : [],
+  result: f.result,
+});

@@ -1,116 +1,104 @@
-import { badRequest } from '../../errors.js';
-import { bodyObject } from '../params.js';
+import { z } from 'zod';
+import { field } from '../params.js';
 import * as shape from '../reshape/identity.js';
-import type { RestRoute } from '../route.js';
+import { data, route } from '../route.js';
 
 const C = 'users';
-
-const optString = (field: string, v: unknown): string | null => {
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') throw badRequest(C, `${field} must be a string.`);
-  return v;
-};
-
-const optBool = (field: string, v: unknown): boolean | null => {
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'boolean') throw badRequest(C, `${field} must be true or false.`);
-  return v;
-};
+const userId = { params: z.object({ user_id: z.string() }) };
 
 /** BloodHound's `roles` is a list of role ids. */
-const roleIds = (v: unknown): number[] | null => {
-  if (v === undefined || v === null) return null;
-  if (!Array.isArray(v) || v.length > 16 || !v.every((x) => Number.isInteger(x) && x > 0 && x < 2 ** 31)) {
-    throw badRequest(C, 'roles must be a list of at most 16 role ids.');
-  }
-  return v as number[];
-};
+const roleIds = z
+  .array(z.number().int().min(1).max(2147483647), { error: 'must be a list of at most 16 role ids.' })
+  .max(16, 'must be a list of at most 16 role ids.')
+  .nullish()
+  .transform((v) => v ?? null);
 
 /**
  * Account management at BloodHound's paths: read, update (disable), delete a user, set or expire their password.
  * As in BloodHound the writes answer 200 with an empty body. Ending a user's sessions is ours (BloodHound ends
  * them only when a user is disabled).
  */
-export const accountRoutes: RestRoute[] = [
-  {
+export const accountRoutes = [
+  route({
     method: 'GET',
     path: '/api/v2/bloodhound-users/:user_id',
-    edition: 'both',
     context: C,
     operation: 'GetUser',
+    input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
-    reshape: ({ user }) => ({ body: { data: shape.user(user) } }),
-  },
-  {
+    reshape: ({ user }) => data(shape.user(user)),
+  }),
+  route({
     method: 'PATCH',
     path: '/api/v2/bloodhound-users/:user_id',
-    edition: 'both',
     context: C,
     operation: 'UpdateUser',
     body: 'json',
-    variables: ({ params, body }) => {
-      const b = bodyObject(C, body);
-      return {
-        id: params.user_id,
-        input: {
-          principalName: optString('principal', b.principal),
-          emailAddress: optString('email_address', b.email_address),
-          firstName: optString('first_name', b.first_name),
-          lastName: optString('last_name', b.last_name),
-          roleIds: roleIds(b.roles),
-          isDisabled: optBool('is_disabled', b.is_disabled),
-        },
-      };
+    input: {
+      ...userId,
+      body: z.object({
+        principal: field.string(),
+        email_address: field.string(),
+        first_name: field.string(),
+        last_name: field.string(),
+        roles: roleIds,
+        is_disabled: field.bool(),
+      }),
     },
+    variables: ({ params, body: b }) => ({
+      id: params.user_id,
+      input: {
+        principalName: b.principal,
+        emailAddress: b.email_address,
+        firstName: b.first_name,
+        lastName: b.last_name,
+        roleIds: b.roles,
+        isDisabled: b.is_disabled,
+      },
+    }),
     reshape: () => ({ status: 200 }),
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v2/bloodhound-users/:user_id',
-    edition: 'both',
     context: C,
     operation: 'DeleteUser',
+    input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
     reshape: () => ({ status: 200 }),
-  },
-  {
+  }),
+  route({
     method: 'PUT',
     path: '/api/v2/bloodhound-users/:user_id/secret',
-    edition: 'both',
     context: C,
     operation: 'SetUserSecret',
     body: 'json',
-    variables: ({ params, body }) => {
-      const b = bodyObject(C, body);
-      const secret = optString('secret', b.secret);
-      if (!secret) throw badRequest(C, 'secret is required.');
-      return {
-        id: params.user_id,
-        input: {
-          secret,
-          currentSecret: optString('current_secret', b.current_secret),
-          needsPasswordReset: optBool('needs_password_reset', b.needs_password_reset),
-        },
-      };
+    input: {
+      ...userId,
+      body: z.object({ secret: z.string(), current_secret: field.string(), needs_password_reset: field.bool() }),
     },
+    variables: ({ params, body: b }) => ({
+      id: params.user_id,
+      input: { secret: b.secret, currentSecret: b.current_secret, needsPasswordReset: b.needs_password_reset },
+    }),
     reshape: () => ({ status: 200 }),
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v2/bloodhound-users/:user_id/secret',
-    edition: 'both',
     context: C,
     operation: 'ExpireUserSecret',
+    input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
     reshape: () => ({ status: 200 }),
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v2/bloodhound-users/:user_id/sessions',
-    edition: 'both',
     context: C,
     operation: 'EndUserSessions',
+    input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
-    reshape: ({ endUserSessions }) => ({ body: { data: { ended: endUserSessions } } }),
-  },
+    reshape: ({ endUserSessions }) => data({ ended: endUserSessions }),
+  }),
 ];

@@ -1,9 +1,8 @@
+import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { bodyObject, bool, int, single } from '../params.js';
+import { anyObject, intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
-import type { FormFields, RestRequest, RestRoute } from '../route.js';
-
-const data = (body: unknown) => ({ body: { data: body } });
+import { data, route, type FormFields, type RestRequest } from '../route.js';
 
 /** One form field as text (a file's contents for file fields); 400 in BloodHound's words when missing or repeated. */
 function formValue(fields: FormFields, name: string, required: true): string;
@@ -19,31 +18,41 @@ function formValue(fields: FormFields, name: string, required: boolean): string 
   return typeof v === 'string' ? v : v.content.toString('utf8');
 }
 
-const intParam = (context: string, name: string) => (req: RestRequest) => int(context, name, req.params[name], { min: 1 })!;
+/** Optional settings of the SAML form, as text: a boolean or a role id. */
+const formSettings = z.object({
+  'config.auto_provision.enabled': query.optBool(),
+  'config.auto_provision.default_role_id': query.int(1),
+  'config.auto_provision.role_provision': query.optBool(),
+});
 
 /** The SAML provider form (endpoint 3): name and metadata, plus optional auto-provisioning settings. */
-function samlForm(req: RestRequest) {
-  const fields = (req.body ?? {}) as FormFields;
-  const name = formValue(fields, 'name', true);
-  const metadata = formValue(fields, 'metadata', true);
-  const enabled = formValue(fields, 'config.auto_provision.enabled', false);
-  const roleId = formValue(fields, 'config.auto_provision.default_role_id', false);
-  const roleProvision = formValue(fields, 'config.auto_provision.role_provision', false);
-  const mappings = (fields.principal_attribute_mappings ?? []).filter((v): v is string => typeof v === 'string');
+function samlForm(fields: FormFields) {
+  const text = (name: string) => formValue(fields, name, false);
+  const settings = parse('saml', 'body', formSettings, Object.fromEntries(Object.keys(formSettings.shape).map((k) => [k, text(k)])));
   return {
-    name,
-    metadata,
+    name: formValue(fields, 'name', true),
+    metadata: formValue(fields, 'metadata', true),
     autoProvision: {
-      enabled: enabled === undefined ? null : bool('saml', 'config.auto_provision.enabled', enabled, false),
-      defaultRoleId: int('saml', 'config.auto_provision.default_role_id', roleId, { min: 1 }) ?? null,
-      roleProvision: roleProvision === undefined ? null : bool('saml', 'config.auto_provision.role_provision', roleProvision, false),
+      enabled: settings['config.auto_provision.enabled'] ?? null,
+      defaultRoleId: settings['config.auto_provision.default_role_id'],
+      roleProvision: settings['config.auto_provision.role_provision'] ?? null,
     },
-    mappings,
+    mappings: (fields.principal_attribute_mappings ?? []).filter((v): v is string => typeof v === 'string'),
   };
 }
 
+/** A REST body's snake_case field names as the schema spells them (require_certify → requireCertify). */
+const camelKeys = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+
+const id = intText(1);
+const tagParams = z.object({ tag_id: id });
+const selectorParams = z.object({ tag_id: id, selector_id: id });
+const kindParams = z.object({ kind_name: z.string() });
+const slugParams = z.object({ slug: z.string() });
+
 /** Browsers get a redirect to the UI with the session cookie; API clients asking for JSON get the login result. */
-function loginAnswer(login: Record<string, unknown>, req: RestRequest) {
+function loginAnswer(login: { userId: string; sessionToken: string; authExpired: boolean }, req: RestRequest) {
   const accept = String(req.headers.accept ?? '');
   if (/application\/json/i.test(accept)) {
     return data({ user_id: login.userId, session_token: login.sessionToken, auth_expired: login.authExpired });
@@ -52,7 +61,7 @@ function loginAnswer(login: Record<string, unknown>, req: RestRequest) {
     status: 302,
     headers: {
       Location: '/ui/login?sso=ok',
-      'Set-Cookie': `token=${String(login.sessionToken)}; Path=/; SameSite=Strict; Secure`,
+      'Set-Cookie': `token=${login.sessionToken}; Path=/; SameSite=Strict; Secure`,
     },
   };
 }
@@ -61,267 +70,235 @@ function loginAnswer(login: Record<string, unknown>, req: RestRequest) {
  * Identity and display administration: SAML providers (2, 3) and SSO login, custom node kinds (4), asset group
  * tags with selectors and members, and member certification (5).
  */
-export const adminRoutes: RestRoute[] = [
+export const adminRoutes = [
   // 3
-  {
+  route({
     method: 'POST',
     path: '/api/v2/saml/providers',
-    edition: 'both',
     context: 'saml',
     operation: 'CreateSamlProvider',
     body: 'multipart',
-    variables: samlForm,
+    input: { body: z.custom<FormFields>().default({}) },
+    variables: ({ body }) => samlForm(body),
     reshape: ({ createSamlProvider }) => data(shape.samlProvider(createSamlProvider)),
-  },
+  }),
   // 2
-  {
+  route({
     method: 'GET',
     path: '/api/v2/saml/providers/:saml_provider_id',
-    edition: 'both',
     context: 'saml',
     operation: 'GetSamlProvider',
     deprecatedBy: '/api/v2/sso-providers',
-    variables: (req) => ({ id: intParam('saml', 'saml_provider_id')(req) }),
+    input: { params: z.object({ saml_provider_id: id }) },
+    variables: ({ params }) => ({ id: params.saml_provider_id }),
     reshape: ({ samlProvider }) => data(shape.samlProvider(samlProvider)),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/sso-providers',
-    edition: 'both',
     context: 'sso',
     operation: 'ListSsoProviders',
     reshape: ({ ssoProviders }) => data(ssoProviders.map(shape.ssoProvider)),
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v2/sso-providers/:sso_provider_id',
-    edition: 'both',
     context: 'sso',
     operation: 'DeleteSsoProvider',
-    variables: (req) => ({ id: intParam('sso', 'sso_provider_id')(req) }),
+    input: { params: z.object({ sso_provider_id: id }) },
+    variables: ({ params }) => ({ id: params.sso_provider_id }),
     reshape: () => ({ status: 204 }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/sso/:slug/metadata',
-    edition: 'both',
     context: 'sso',
     operation: 'SamlMetadata',
-    variables: (req) => ({ slug: req.params.slug }),
+    input: { params: slugParams },
+    variables: ({ params }) => ({ slug: params.slug }),
     reshape: ({ samlMetadata }) => ({ raw: { data: Buffer.from(samlMetadata), contentType: 'application/samlmetadata+xml' } }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/sso/:slug/login',
-    edition: 'both',
     context: 'sso',
     operation: 'SamlLoginUrl',
-    variables: (req) => ({ slug: req.params.slug, relayState: single('sso', 'RelayState', req.query.RelayState) ?? null }),
+    input: { params: slugParams, query: z.object({ RelayState: query.string() }) },
+    variables: ({ params, query }) => ({ slug: params.slug, relayState: query.RelayState ?? null }),
     reshape: ({ samlLoginUrl }) => ({ status: 302, headers: { Location: samlLoginUrl } }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v2/sso/:slug/callback',
-    edition: 'both',
     context: 'sso',
     operation: 'SamlCallback',
     body: 'form',
-    variables: (req) => {
-      const form = (req.body ?? {}) as Record<string, string>;
-      if (!form.SAMLResponse) throw badRequest('sso', 'The form has no SAMLResponse.');
-      return { slug: req.params.slug, samlResponse: form.SAMLResponse };
-    },
+    input: { params: slugParams, body: z.object({ SAMLResponse: z.string().min(1, 'is missing from the form.') }) },
+    variables: ({ params, body }) => ({ slug: params.slug, samlResponse: body.SAMLResponse }),
     reshape: ({ samlCallback }, req) => loginAnswer(samlCallback, req),
-  },
+  }),
 
   // custom node kinds
-  {
+  route({
     method: 'GET',
     path: '/api/v2/custom-nodes',
-    edition: 'both',
     context: 'custom-nodes',
     operation: 'ListCustomNodeKinds',
     reshape: ({ customNodeKinds }) => data(customNodeKinds.map(shape.customNodeKind)),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/custom-nodes/:kind_name',
-    edition: 'both',
     context: 'custom-nodes',
     operation: 'GetCustomNodeKind',
-    variables: (req) => ({ kindName: req.params.kind_name }),
+    input: { params: kindParams },
+    variables: ({ params }) => ({ kindName: params.kind_name }),
     reshape: ({ customNodeKind }) => data(shape.customNodeKind(customNodeKind)),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v2/custom-nodes',
-    edition: 'both',
     context: 'custom-nodes',
     operation: 'CreateCustomNodeKinds',
     body: 'json',
-    variables: ({ body }) => {
-      const types = bodyObject('custom-nodes', body).custom_types;
-      if (typeof types !== 'object' || types === null || Array.isArray(types)) {
-        throw badRequest('custom-nodes', 'custom_types must be an object of kind name → {icon}.');
-      }
-      return { kinds: Object.entries(types).map(([kindName, config]) => ({ kindName, config })) };
-    },
+    input: { body: z.object({ custom_types: z.record(z.string(), z.unknown(), { error: 'must be an object of kind name → {icon}.' }) }) },
+    variables: ({ body }) => ({ kinds: Object.entries(body.custom_types).map(([kindName, config]) => ({ kindName, config })) }),
     reshape: ({ createCustomNodeKinds }) => ({ status: 201, body: { data: createCustomNodeKinds.map(shape.customNodeKind) } }),
-  },
+  }),
   // 4: the kind object itself, not wrapped in data
-  {
+  route({
     method: 'PUT',
     path: '/api/v2/custom-nodes/:kind_name',
-    edition: 'both',
     context: 'custom-nodes',
     operation: 'UpdateCustomNodeKind',
     body: 'json',
-    variables: (req) => {
-      const config = bodyObject('custom-nodes', req.body).config;
-      if (config === undefined || config === null) throw badRequest('custom-nodes', 'config must be an object with an icon.');
-      return { kindName: req.params.kind_name, config };
-    },
+    input: { params: kindParams, body: z.object({ config: z.unknown().refine((v) => v != null, 'must be an object with an icon.') }) },
+    variables: ({ params, body }) => ({ kindName: params.kind_name, config: body.config }),
     reshape: ({ updateCustomNodeKind }) => ({ body: shape.customNodeKind(updateCustomNodeKind) }),
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v2/custom-nodes/:kind_name',
-    edition: 'both',
     context: 'custom-nodes',
     operation: 'DeleteCustomNodeKind',
-    variables: (req) => ({ kindName: req.params.kind_name }),
+    input: { params: kindParams },
+    variables: ({ params }) => ({ kindName: params.kind_name }),
     reshape: () => ({ status: 204 }),
-  },
+  }),
 
   // asset group tags (zones and labels)
   // 5
-  {
+  route({
     method: 'POST',
     path: '/api/v2/asset-group-tags/certifications',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'CertifyMembers',
     body: 'json',
-    variables: ({ body }) => {
-      const b = bodyObject('asset-group-tags', body);
-      if (b.note !== undefined && b.note !== null && typeof b.note !== 'string')
-        throw badRequest('asset-group-tags', 'note must be a string.');
-      return { memberIds: b.member_ids ?? null, note: b.note ?? null, action: b.action ?? null };
-    },
+    input: { body: z.object({ member_ids: z.unknown().optional(), note: z.string().nullish(), action: z.unknown().optional() }) },
+    variables: ({ body }) => ({ memberIds: body.member_ids ?? null, note: body.note ?? null, action: body.action ?? null }),
     reshape: ({ certifyMembers }) => data(certifyMembers),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/asset-group-tags',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'ListAssetGroupTags',
     reshape: ({ assetGroupTags }) => data({ tags: assetGroupTags.map(shape.tag) }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v2/asset-group-tags',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'CreateAssetGroupTag',
     body: 'json',
-    variables: ({ body }) => ({ input: bodyObject('asset-group-tags', body) }),
+    input: { body: anyObject },
+    variables: ({ body }) => ({ input: camelKeys(body) }),
     reshape: ({ createAssetGroupTag }) => ({ status: 201, body: { data: shape.tag(createAssetGroupTag) } }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/asset-group-tags/:tag_id',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'GetAssetGroupTag',
-    variables: (req) => ({ id: intParam('asset-group-tags', 'tag_id')(req) }),
+    input: { params: tagParams },
+    variables: ({ params }) => ({ id: params.tag_id }),
     reshape: ({ assetGroupTag }) => data(shape.tag(assetGroupTag)),
-  },
-  {
+  }),
+  route({
     method: 'PATCH',
     path: '/api/v2/asset-group-tags/:tag_id',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'UpdateAssetGroupTag',
     body: 'json',
-    variables: (req) => ({ id: intParam('asset-group-tags', 'tag_id')(req), input: bodyObject('asset-group-tags', req.body) }),
+    input: { params: tagParams, body: anyObject },
+    variables: ({ params, body }) => ({ id: params.tag_id, input: camelKeys(body) }),
     reshape: ({ updateAssetGroupTag }) => data(shape.tag(updateAssetGroupTag)),
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v2/asset-group-tags/:tag_id',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'DeleteAssetGroupTag',
-    variables: (req) => ({ id: intParam('asset-group-tags', 'tag_id')(req) }),
+    input: { params: tagParams },
+    variables: ({ params }) => ({ id: params.tag_id }),
     reshape: () => ({ status: 204 }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/asset-group-tags/:tag_id/selectors',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'ListAssetGroupSelectors',
-    variables: (req) => ({ id: intParam('asset-group-tags', 'tag_id')(req) }),
+    input: { params: tagParams },
+    variables: ({ params }) => ({ id: params.tag_id }),
     reshape: ({ assetGroupTag }) => data({ selectors: assetGroupTag.selectors.map(shape.selector) }),
-  },
-  {
+  }),
+  route({
     method: 'POST',
     path: '/api/v2/asset-group-tags/:tag_id/selectors',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'CreateAssetGroupSelector',
     body: 'json',
-    variables: (req) => ({ tagId: intParam('asset-group-tags', 'tag_id')(req), input: bodyObject('asset-group-tags', req.body) }),
+    input: { params: tagParams, body: anyObject },
+    variables: ({ params, body }) => ({ tagId: params.tag_id, input: camelKeys(body) }),
     reshape: ({ createAssetGroupSelector }) => ({ status: 201, body: { data: shape.selector(createAssetGroupSelector) } }),
-  },
-  {
+  }),
+  route({
     method: 'PATCH',
     path: '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'UpdateAssetGroupSelector',
     body: 'json',
-    variables: (req) => ({
-      tagId: intParam('asset-group-tags', 'tag_id')(req),
-      id: intParam('asset-group-tags', 'selector_id')(req),
-      input: bodyObject('asset-group-tags', req.body),
-    }),
+    input: { params: selectorParams, body: anyObject },
+    variables: ({ params, body }) => ({ tagId: params.tag_id, id: params.selector_id, input: camelKeys(body) }),
     reshape: ({ updateAssetGroupSelector }) => data(shape.selector(updateAssetGroupSelector)),
-  },
-  {
+  }),
+  route({
     method: 'DELETE',
     path: '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'DeleteAssetGroupSelector',
-    variables: (req) => ({ tagId: intParam('asset-group-tags', 'tag_id')(req), id: intParam('asset-group-tags', 'selector_id')(req) }),
+    input: { params: selectorParams },
+    variables: ({ params }) => ({ tagId: params.tag_id, id: params.selector_id }),
     reshape: () => ({ status: 204 }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/asset-group-tags/:tag_id/members',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'ListAssetGroupMembers',
-    variables: (req) => ({
-      id: intParam('asset-group-tags', 'tag_id')(req),
-      skip: int('asset-group-tags', 'skip', single('asset-group-tags', 'skip', req.query.skip), { min: 0 }) ?? null,
-      limit: int('asset-group-tags', 'limit', single('asset-group-tags', 'limit', req.query.limit), { min: 0 }) ?? null,
-      selectorId:
-        int('asset-group-tags', 'selector_id', single('asset-group-tags', 'selector_id', req.query.selector_id), { min: 1 }) ?? null,
-    }),
+    input: { params: tagParams, query: z.object({ skip: query.int(), limit: query.int(), selector_id: query.int(1) }) },
+    variables: ({ params, query }) => ({ id: params.tag_id, skip: query.skip, limit: query.limit, selectorId: query.selector_id }),
     reshape: ({ assetGroupTag: { members: m } }) => ({
       body: { count: m.totalCount, skip: m.skip, limit: m.limit, data: { members: m.members.map(shape.member) } },
     }),
-  },
-  {
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/asset-group-tags/:tag_id/members/:member_id',
-    edition: 'both',
     context: 'asset-group-tags',
     operation: 'GetAssetGroupMember',
-    variables: (req) => ({ tagId: intParam('asset-group-tags', 'tag_id')(req), memberId: intParam('asset-group-tags', 'member_id')(req) }),
+    input: { params: z.object({ tag_id: id, member_id: id }) },
+    variables: ({ params }) => ({ tagId: params.tag_id, memberId: params.member_id }),
     reshape: ({ assetGroupMember: m }) =>
       data({
         member: {
@@ -330,5 +307,5 @@ export const adminRoutes: RestRoute[] = [
           certification_history: m.history.map(shape.certification),
         },
       }),
-  },
+  }),
 ];

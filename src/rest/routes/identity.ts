@@ -1,112 +1,80 @@
-import { badRequest } from '../../errors.js';
-import { bodyObject, int, single } from '../params.js';
+import { z } from 'zod';
+import { field, intText } from '../params.js';
 import * as shape from '../reshape/identity.js';
-import type { RestRoute } from '../route.js';
-
-const str = (context: string, field: string, v: unknown): string => {
-  if (typeof v !== 'string') throw badRequest(context, `${field} must be a string.`);
-  return v;
-};
+import { data, route } from '../route.js';
 
 /** Login, the caller's profile, API tokens and permissions. Endpoint numbers are the API document's. */
-export const identityRoutes: RestRoute[] = [
-  {
+export const identityRoutes = [
+  route({
     method: 'POST',
     path: '/api/v2/login',
-    edition: 'both',
     context: 'login',
     operation: 'Login',
     body: 'json',
-    variables: ({ body }) => {
-      const b = bodyObject('login', body);
-      return {
-        input: {
-          loginMethod: str('login', 'login_method', b.login_method ?? 'secret'),
-          username: str('login', 'username', b.username),
-          secret: str('login', 'secret', b.secret),
-        },
-      };
-    },
-    reshape: ({ login }) => ({
-      body: { data: { user_id: login.userId, session_token: login.sessionToken, auth_expired: login.authExpired } },
-    }),
-  },
-  {
-    method: 'POST',
-    path: '/api/v2/logout',
-    edition: 'both',
-    context: 'login',
-    operation: 'Logout',
-    reshape: () => ({ status: 204 }),
-  },
-  {
+    input: { body: z.object({ login_method: z.string().default('secret'), username: z.string(), secret: z.string() }) },
+    variables: ({ body: b }) => ({ input: { loginMethod: b.login_method, username: b.username, secret: b.secret } }),
+    reshape: ({ login }) => data({ user_id: login.userId, session_token: login.sessionToken, auth_expired: login.authExpired }),
+  }),
+  route({ method: 'POST', path: '/api/v2/logout', context: 'login', operation: 'Logout', reshape: () => ({ status: 204 }) }),
+  route({
     method: 'GET',
     path: '/api/v2/self',
-    edition: 'both',
     context: 'self',
     operation: 'GetSelf',
-    reshape: ({ self }) => ({ body: { data: shape.user(self) } }),
-  },
-  {
+    reshape: ({ self }) => data(shape.user(self)),
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/bloodhound-users',
-    edition: 'both',
     context: 'users',
     operation: 'ListUsers',
-    reshape: ({ users }) => ({ body: { data: { users: users.map(shape.user) } } }),
-  },
-  {
+    reshape: ({ users }) => data({ users: users.map(shape.user) }),
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/tokens',
-    edition: 'both',
     context: 'tokens',
     operation: 'ListTokens',
     // BloodHound's UI filters with user_id=eq:<uuid>; a bare uuid is accepted as well.
-    variables: ({ query }) => ({ userId: single('tokens', 'user_id', query.user_id)?.replace(/^eq:/, '') ?? null }),
-    reshape: ({ tokens }) => ({ body: { data: { tokens: tokens.map(shape.token) } } }),
-  },
-  {
+    input: { query: z.object({ user_id: z.string().optional() }) },
+    variables: ({ query }) => ({ userId: query.user_id?.replace(/^eq:/, '') ?? null }),
+    reshape: ({ tokens }) => data({ tokens: tokens.map(shape.token) }),
+  }),
+  route({
     method: 'POST',
     path: '/api/v2/tokens',
-    edition: 'both',
     context: 'tokens',
     operation: 'CreateToken',
     body: 'json',
-    variables: ({ body }) => {
-      const b = bodyObject('tokens', body, true);
-      return {
-        name: b.token_name === undefined ? null : str('tokens', 'token_name', b.token_name),
-        userId: b.user_id === undefined || b.user_id === null ? null : str('tokens', 'user_id', b.user_id),
-      };
-    },
-    reshape: ({ createToken }) => ({ body: { data: shape.token(createToken) } }),
-  },
+    input: { body: z.object({ token_name: field.string(), user_id: field.string() }).optional() },
+    variables: ({ body }) => ({ name: body?.token_name ?? null, userId: body?.user_id ?? null }),
+    reshape: ({ createToken }) => data(shape.token(createToken)),
+  }),
   // 9
-  {
+  route({
     method: 'DELETE',
     path: '/api/v2/tokens/:token_id',
-    edition: 'both',
     context: 'tokens',
     operation: 'DeleteToken',
+    input: { params: z.object({ token_id: z.string() }) },
     variables: ({ params }) => ({ id: params.token_id }),
     reshape: () => ({ status: 204 }),
-  },
+  }),
   // 12
-  {
+  route({
     method: 'GET',
     path: '/api/v2/permissions/:permission_id',
-    edition: 'both',
     context: 'permissions',
     operation: 'GetPermission',
-    variables: ({ params }) => ({ id: int('permissions', 'permission_id', params.permission_id) }),
-    reshape: ({ permission }) => ({ body: { data: shape.permission(permission) } }),
-  },
-  {
+    input: { params: z.object({ permission_id: intText(-2147483648) }) },
+    variables: ({ params }) => ({ id: params.permission_id }),
+    reshape: ({ permission }) => data(shape.permission(permission)),
+  }),
+  route({
     method: 'GET',
     path: '/api/v2/permissions',
-    edition: 'both',
     context: 'permissions',
     operation: 'ListPermissions',
-    reshape: ({ permissions }) => ({ body: { data: { permissions: permissions.map(shape.permission) } } }),
-  },
+    reshape: ({ permissions }) => data({ permissions: permissions.map(shape.permission) }),
+  }),
 ];

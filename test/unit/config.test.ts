@@ -1,0 +1,16 @@
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('configuration', () => {
+  it('starts with the defaults', () => {
+    expect(loadConfig({})).toMatchObject({ edition: 'enterprise', rateLimitRps: 55 });
+  });
+
+  it.each([
+    [{ GRAPH_DRIVER: 'neo4j' }, /GRAPH_DRIVER: only "pg" exists/],
+    [{ NEO4J_URI: 'bolt://localhost:7687' }, /NEO4J_URI: no Neo4j graph store is built yet/],
+    [{ REDIS_URL: 'redis://localhost' }, /REDIS_URL: rate-limit counters are kept per process/],
+  ])('refuses %j, a setting that would do nothing', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
