@@ -2,6 +2,7 @@ import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
 import { floodBench } from './flood';
+import { fuzz } from './fuzz';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { ingestWorstCaseBench } from './ingest-worst-case';
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'analysis-azure': analysisAzureBench,
   analysis: analysisBench,
   'ingest-worst-case': ingestWorstCaseBench,
+  fuzz,
 };
 
 async function main() {

@@ -84,7 +84,9 @@ export class Database implements Queryable {
   private readonly cancelPool: pg.Pool;
   private readonly log: Logger;
   private readonly setSearchPath?: string;
-  private features?: { cancellable: boolean; prepare: boolean };
+  private features?: { cancellable: boolean; prepare: boolean; shared: boolean };
+  /** Tail of the queue of connections waiting for the one shared PGlite session (see withConnection). */
+  private sessionTurn: Promise<void> = Promise.resolve();
   private readonly names = new Map<string, string>();
 
   constructor(
@@ -154,8 +156,18 @@ export class Database implements Queryable {
     };
     client.on('error', onError);
     const conn: Connection = { client, last: Promise.resolve() };
+    let endTurn = () => {};
     try {
       if (!this.features) this.features = await this.detect(client);
+      // PGlite runs every connection on one session and its socket server takes turns per protocol message, so
+      // two connections' Parse/Bind/Execute interleave: one statement is bound with another's parameters
+      // ("bind message supplies 2 parameters, but prepared statement requires 1", or worse, a wrong result).
+      // There, one connection at a time has the session, for a statement or a whole transaction.
+      if (this.features.shared) {
+        const previous = this.sessionTurn;
+        this.sessionTurn = new Promise((resolve) => (endTurn = resolve));
+        await previous;
+      }
       if (this.setSearchPath) await client.query(this.setSearchPath);
       return await fn(conn);
     } catch (err) {
@@ -166,6 +178,7 @@ export class Database implements Queryable {
       const release = () => {
         client.removeListener('error', onError);
         client.release(broken);
+        endTurn();
       };
       conn.last.then(release, release);
     }
@@ -203,10 +216,10 @@ export class Database implements Queryable {
   }
 
   /** PGlite (embedded) reports itself in version(); it can neither cancel statements nor keep per-connection names. */
-  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean }> {
+  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean; shared: boolean }> {
     const { rows } = await client.query<{ version: string }>('select version()');
     const server = !/PGlite/i.test(rows[0]?.version ?? '');
-    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server };
+    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server, shared: !server };
   }
 
   private statementName(sql: string): string {

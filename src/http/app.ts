@@ -17,7 +17,7 @@ import { readBody, readUpload } from './body.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { urlGuard } from './input-guard.js';
 import { uploadGate } from './upload-gate.js';
-import { createGraphQLHandler } from './graphql.js';
+import { createGraphQLHandler, graphqlSearchParams } from './graphql.js';
 import { prefer } from './prefer.js';
 import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
@@ -89,6 +89,7 @@ export function buildApp(deps: AppDeps): Express {
   app.all(
     '/graphql',
     limiter('/graphql'),
+    graphqlSearchParams(),
     // Multipart (file uploads) passes the upload gate first: credentials from the headers, per-caller caps.
     (req: express.Request, res: express.Response, next: express.NextFunction) =>
       /^multipart\//i.test(req.headers['content-type'] ?? '') ? gate(req, res, next) : next(),

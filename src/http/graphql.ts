@@ -1,6 +1,6 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { asAppError, badRequest } from '../errors.js';
@@ -8,7 +8,28 @@ import type { ContextFactory } from '../graphql/context-factory.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
 import { bracketNesting, GRAPHQL_LIMITS, graphqlLimitPlugins } from './graphql-limits.js';
-import { checkInput } from './input-guard.js';
+import { checkInput, clip } from './input-guard.js';
+
+/**
+ * GET /graphql carries variables and extensions as JSON text in the query string; yoga would parse them with a
+ * bare JSON.parse, so bad JSON is refused here as a 400 first.
+ */
+export function graphqlSearchParams() {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    for (const name of ['variables', 'extensions']) {
+      const raw = req.query[name];
+      if (raw === undefined) continue;
+      if (typeof raw !== 'string') throw badRequest('graphql', `query parameter ${name} must be given once.`);
+      if (!raw) continue;
+      try {
+        JSON.parse(raw);
+      } catch (err) {
+        throw badRequest('graphql', `query parameter ${name} is not valid JSON: ${clip((err as Error).message)}`);
+      }
+    }
+    next();
+  };
+}
 
 /** Variables and the document text pass the same NUL and depth checks as REST bodies. */
 function guardParams(): Plugin {

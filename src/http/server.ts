@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { OperationRunner } from '../rest/run.js';
 import { createServices, type Services } from '../services/index.js';
 import { buildApp } from './app.js';
+import { answerClientErrors } from './client-error.js';
 
 export interface Storage {
   db: Database;
@@ -60,6 +61,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
+  answerClientErrors(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
