@@ -68,6 +68,8 @@ function readKeyFile(dataDir: string): Buffer[] {
 /** The server's keys: one current key that seals, any number of previous keys that still open. */
 export class Keyring {
   private keys: Key[] = [];
+  /** The key file's mtime at the last read, so a rotation made by another process is noticed before sealing. */
+  private fileMtimeMs = 0;
 
   constructor(private readonly source: KeyringSource) {
     this.load();
@@ -93,6 +95,7 @@ export class Keyring {
             .map((s) => parseKey(s, 'GAS_SECRET_KEY_PREVIOUS')),
         ]
       : readKeyFile(this.source.dataDir);
+    if (!this.source.envKey) this.fileMtimeMs = fs.statSync(keyFilePath(this.source.dataDir)).mtimeMs;
     this.keys = raw.map((bytes) => ({ id: keyId(bytes), bytes }));
   }
 
@@ -102,6 +105,7 @@ export class Keyring {
 
   /** Encrypts with the current key. `aad` binds the value to its row (a sealed key moved to another row will not open). */
   seal(plain: string, aad: string): string {
+    if (!this.source.envKey && fs.statSync(keyFilePath(this.source.dataDir)).mtimeMs !== this.fileMtimeMs) this.load();
     const key = this.keys[0]!;
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', key.bytes, iv);
