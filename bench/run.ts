@@ -1,3 +1,5 @@
+import { faultDbBench } from './fault-db';
+import { analysisAzureBench } from './analysis-azure';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { pathsBench } from './paths';
@@ -7,6 +9,8 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
   paths: pathsBench,
   ingest: ingestBench,
+  'fault-db': faultDbBench,
+  'analysis-azure': analysisAzureBench,
 };
 
 async function main() {

@@ -39,6 +39,27 @@ const schema = z.object({
     .int()
     .positive()
     .default(4 * 1024 * 1024 * 1024),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be a comma-separated list of origins such as https://bh.example.com'))),
+  MAX_GRAPHQL_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+  UPLOADS_PER_CALLER: z.coerce.number().int().positive().default(4),
+  UPLOAD_DISK_BYTES_PER_CALLER: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024 * 1024),
   COLLECTORS_DIR: z.string().default('./collectors'),
   DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
@@ -69,6 +90,13 @@ export type Config = {
   sessionTtlHours: number;
   maxJsonBodyBytes: number;
   maxUploadBytes: number;
+  /** Origins allowed to call /graphql from a browser (CORS); none by default. */
+  corsOrigins: string[];
+  /** Largest multipart GraphQL request (read into memory, so far below maxUploadBytes). */
+  maxGraphqlUploadBytes: number;
+  /** Uploads one caller may stream at once, and the bytes they may hold on disk together. */
+  uploadsPerCaller: number;
+  uploadDiskBytesPerCaller: number;
   collectorsDir: string;
   /** How often the data pipeline looks for work requested elsewhere (other replicas); 0 = only when asked. */
   datapipePollMs: number;
@@ -112,6 +140,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlHours: e.SESSION_TTL_HOURS,
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    corsOrigins: e.CORS_ORIGINS,
+    maxGraphqlUploadBytes: e.MAX_GRAPHQL_UPLOAD_BYTES,
+    uploadsPerCaller: e.UPLOADS_PER_CALLER,
+    uploadDiskBytesPerCaller: e.UPLOAD_DISK_BYTES_PER_CALLER,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),
     datapipePollMs: e.DATAPIPE_POLL_MS,
     schedulerPollMs: e.SCHEDULER_POLL_MS,

@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import { AppError, badRequest, tooLarge, unsupportedMedia } from '../errors.js';
 import { MSG } from '../messages.js';
 import type { BodyKind, FormFields } from '../rest/route.js';
+import { checkInput, clip } from './input-guard.js';
 import { StagedFile } from '../services/staged-file.js';
 
 export interface BodyOptions {
@@ -18,10 +19,10 @@ export interface BodyOptions {
  * A 413 that ends the connection once sent, after which the rest of the body is discarded. The request stream is
  * not destroyed, which would reset the connection before the client reads the answer.
  */
-function refuse(req: Request, res: Response, max: number): AppError {
+function refuse(req: Request, res: Response, max: number, what?: string): AppError {
   res.setHeader('Connection', 'close');
   req.resume();
-  return tooLarge('middleware', `${MSG.bodyTooLarge} (limit ${max} bytes)`);
+  return tooLarge('middleware', what ? `${MSG.bodyTooLarge} (over ${what})` : `${MSG.bodyTooLarge} (limit ${max} bytes)`);
 }
 
 /** The body's chunks, stopping (without destroying the stream) once more than `max` bytes arrived. */
@@ -69,27 +70,40 @@ const isJson = (type: string | undefined) => !!type && /^application\/([\w.+-]*\
 export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const type = req.headers['content-type'];
-    const multipart = !!type && /^multipart\/form-data/i.test(type);
-    // GraphQL multipart requests carry files; they may be as large as uploads.
-    const max = kind === 'graphql' && multipart ? (opts.multipartMaxBytes ?? opts.maxBytes) : opts.maxBytes;
-    const raw = await readRaw(req, res, max);
-    req.bodySource = { kind: 'buffer', data: raw };
-    req.body = undefined;
-    if (raw.length === 0 || kind === 'none') return next();
+    const multipart = !!type && /^multipart\//i.test(type);
+    let max = opts.maxBytes;
     if (kind === 'graphql' && multipart) {
+      // GraphQL file uploads are read only for a caller the upload gate admitted from the headers.
+      if (!req.uploadAdmission) {
+        res.setHeader('Connection', 'close');
+        req.resume();
+        throw unsupportedMedia('graphql', 'Multipart GraphQL requests need credentials; send JSON otherwise.');
+      }
+      max = opts.multipartMaxBytes ?? opts.maxBytes;
+    }
+    const raw = await readRaw(req, res, max);
+    if (req.uploadAdmission && !req.uploadAdmission.take(raw.length))
+      throw refuse(req, res, max, 'the bytes one caller may have in flight across uploads');
+    if (kind === 'graphql' && multipart) {
+      req.bodySource = { kind: 'buffer', data: raw };
       req.body = raw; // graphql-yoga parses the multipart request from the bytes
       return next();
     }
+    req.bodySource = { kind: 'buffer', data: raw };
+    req.body = undefined;
+    if (raw.length === 0 || kind === 'none') return next();
     if (kind === 'multipart') {
       if (!type || !/^multipart\/form-data/i.test(type))
         throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
       req.body = await parseMultipart(raw, type);
+      checkInput('middleware', req.body);
       return next();
     }
     if (kind === 'form') {
       if (!type || !/^application\/x-www-form-urlencoded/i.test(type))
         throw unsupportedMedia('middleware', 'The request body must be application/x-www-form-urlencoded.');
       req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+      checkInput('middleware', req.body);
       return next();
     }
     if (!isJson(type)) throw unsupportedMedia('middleware', 'The request body must be JSON (Content-Type: application/json).');
@@ -99,8 +113,9 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     try {
       req.body = JSON.parse(text);
     } catch (err) {
-      throw badRequest('middleware', `${MSG.badJson} ${(err as Error).message}`);
+      throw badRequest('middleware', `${MSG.badJson} ${clip((err as Error).message)}`);
     }
+    checkInput('middleware', req.body);
     next();
   };
 }
@@ -136,9 +151,12 @@ export function readUpload(opts: { dir: string; maxBytes: number }) {
     res.once('close', () => fs.rm(file, { force: true }, () => undefined));
     let size = 0;
     const out = fs.createWriteStream(file, { mode: 0o600 });
+    const admission = req.uploadAdmission;
     try {
       for await (const chunk of chunks(req, res, opts.maxBytes)) {
         size += chunk.length;
+        if (admission && !admission.take(chunk.length))
+          throw refuse(req, res, opts.maxBytes, 'the bytes one caller may have in flight across uploads');
         if (!out.write(chunk)) await once(out, 'drain');
       }
     } finally {

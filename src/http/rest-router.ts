@@ -11,7 +11,7 @@ export interface RestMountDeps {
   edition: 'enterprise' | 'community';
   baseUrl: string;
   limiter: (routeKey: string) => RequestHandler;
-  bodyReader: (route: RestRoute) => RequestHandler;
+  bodyReader: (route: RestRoute) => RequestHandler | RequestHandler[];
   authenticate: RequestHandler;
 }
 

@@ -87,6 +87,7 @@ export async function createServices(d: ServiceDeps) {
     uploadsDir: path.join(config.dataDir, 'uploads'),
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
+    tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
   });
   const clientsStore = createClientsStore(db);
   const clients = createClientsService({

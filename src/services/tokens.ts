@@ -94,6 +94,15 @@ export function createTokensService(deps: TokensDeps) {
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
 
+  /** The token's principal, when the token is known and the RequestDate within the window; a 401 otherwise. */
+  async function knownToken(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>) {
+    const p = await deps.principals.byToken(r.tokenId.toLowerCase());
+    if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
+    const refusal = windowRefusal(r.requestDate, clock().getTime(), p.requestOffsetMinutes);
+    if (refusal) throw unauthorized('auth', `Signed request rejected: ${refusal}`);
+    return p;
+  }
+
   return {
     /** Lets the collectors service turn client-owned tokens into client sessions. */
     setClientResolver(fn: ClientResolver) {
@@ -133,10 +142,7 @@ export function createTokensService(deps: TokensDeps) {
      * unknown token, disabled owner, date outside the window, digest mismatch. Updates last_access on success.
      */
     async verifySignedRequest(r: SignedRequest): Promise<Session> {
-      const p = await deps.principals.byToken(r.tokenId.toLowerCase());
-      if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
-      const refusal = windowRefusal(r.requestDate, clock().getTime(), p.requestOffsetMinutes);
-      if (refusal) throw unauthorized('auth', `Signed request rejected: ${refusal}`);
+      const p = await knownToken(r);
       let key: string;
       try {
         key = Keyring.isSealed(p.key) ? keyring.open(p.key, tokenKeyAad(p.tokenId)) : p.key;
@@ -166,6 +172,14 @@ export function createTokensService(deps: TokensDeps) {
       }
       await tokens.touch(p.tokenId, clock(), namedHour(r.requestDate)!.offsetMinutes);
       return session;
+    },
+
+    /**
+     * The part of verifySignedRequest that needs no body: a known token and a RequestDate in the window. Upload
+     * routes call it before streaming a body to disk, so unknown or stale callers write nothing.
+     */
+    async precheckSignedRequest(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>): Promise<void> {
+      await knownToken(r);
     },
 
     /** Issues a client-owned token (clients service), through `store` when inside its transaction. */
