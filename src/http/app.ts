@@ -49,7 +49,7 @@ export function buildApp(deps: AppDeps): Express {
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }));
-  app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
+  app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps, store: deps.rateLimitStore });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);

@@ -23,6 +23,7 @@ const optStrings = (context: string, b: Body, field: string): string[] | null =>
   const v = b[field];
   if (v === undefined || v === null) return null;
   if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw badRequest(context, `${field} must be an array of strings.`);
+  if (v.length > 10_000) throw badRequest(context, `${field} holds ${v.length} items; at most 10000 are accepted.`);
   return v;
 };
 
