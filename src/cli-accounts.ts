@@ -94,7 +94,9 @@ export async function userCommand(rest: string[], withServices: WithServices): P
       const usage = 'gas user passwd <name> [--password <p>] [--expire]';
       if (!name) throw new UsageError(usage);
       const secret = password();
-      await withServices(async (s) => s.accounts.setSecret(op, await userId(s, name, usage), { secret, needsPasswordReset: values.expire ?? false }));
+      await withServices(async (s) =>
+        s.accounts.setSecret(op, await userId(s, name, usage), { secret, needsPasswordReset: values.expire ?? false }),
+      );
       out({ principal_name: name, password: 'changed', sessions: 'ended' });
       return 0;
     }
@@ -118,7 +120,9 @@ export async function userCommand(rest: string[], withServices: WithServices): P
     case 'link-sso': {
       const usage = 'gas user link-sso <name> --provider <slug|id> | --unlink';
       if (!name || (!values.provider && !values.unlink)) throw new UsageError(usage);
-      const r = await withServices(async (s) => s.accounts.linkSso(op, await userId(s, name, usage), values.unlink ? null : values.provider!));
+      const r = await withServices(async (s) =>
+        s.accounts.linkSso(op, await userId(s, name, usage), values.unlink ? null : values.provider!),
+      );
       out({ principal_name: name, sso_provider_id: r.providerId });
       return 0;
     }

@@ -171,7 +171,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-
 /** Ingests files with a progress bar (objects per second); returns the number of failed files. */
 async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files: string[]): Promise<number> {
   const bar = new SingleBar(

@@ -55,7 +55,8 @@ function readKeyFile(dataDir: string): Buffer[] {
     }
   }
   const mode = fs.statSync(file).mode & 0o077;
-  if (mode !== 0) throw new SecretBoxError(`${file} is readable by other users (mode ${(fs.statSync(file).mode & 0o777).toString(8)}); chmod 600 it.`);
+  if (mode !== 0)
+    throw new SecretBoxError(`${file} is readable by other users (mode ${(fs.statSync(file).mode & 0o777).toString(8)}); chmod 600 it.`);
   const lines = fs
     .readFileSync(file, 'utf8')
     .split('\n')
@@ -111,7 +112,9 @@ export class Keyring {
     const cipher = crypto.createCipheriv('aes-256-gcm', key.bytes, iv);
     cipher.setAAD(Buffer.from(aad, 'utf8'));
     const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return SEALED_PREFIX + [key.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(':');
+    return (
+      SEALED_PREFIX + [key.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(':')
+    );
   }
 
   /** Decrypts a sealed value; a key id we do not know makes us re-read the key file once (a rotation elsewhere). */

@@ -114,9 +114,14 @@ export async function createIdentityService(deps: IdentityDeps) {
       const locked = await deps.throttle.lockedUntil(clientIp, subject, now);
       if (locked) {
         const retry = Math.max(1, Math.ceil((locked.getTime() - now.getTime()) / 1000));
-        throw new AppError('RATE_LIMITED', CONTEXT, `Too many failed logins for this user or from this address; try again in ${retry} seconds.`, {
-          headers: { 'Retry-After': String(retry) },
-        });
+        throw new AppError(
+          'RATE_LIMITED',
+          CONTEXT,
+          `Too many failed logins for this user or from this address; try again in ${retry} seconds.`,
+          {
+            headers: { 'Retry-After': String(retry) },
+          },
+        );
       }
       const user = await users.getByName(username);
       // Hash even for unknown users so response time does not reveal which user names exist.
@@ -148,9 +153,13 @@ export async function createIdentityService(deps: IdentityDeps) {
       if (found?.isDisabled) throw forbidden('sso', 'This user is disabled.');
       if (found) return found.id;
       const shown = principal.slice(0, 200);
-      if (provider.roleId === null) throw forbidden('sso', `No user of this provider matches "${shown}" and this provider does not create users.`);
+      if (provider.roleId === null)
+        throw forbidden('sso', `No user of this provider matches "${shown}" and this provider does not create users.`);
       if (await users.getByName(principal)) {
-        throw forbidden('sso', `A user named "${shown}" exists but is not linked to this provider; an administrator must link it (gas user link-sso).`);
+        throw forbidden(
+          'sso',
+          `A user named "${shown}" exists but is not linked to this provider; an administrator must link it (gas user link-sso).`,
+        );
       }
       return deps.tx(async (q) => {
         const txUsers = createUsersStore(q);

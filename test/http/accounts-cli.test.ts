@@ -26,11 +26,17 @@ describe('gas user / gas secrets', () => {
     expect((await runCli(['user', 'disable', 'gina'], env())).code).toBe(0);
     await expect(login(t.app, 'gina', 'another-cli-password')).rejects.toThrow(/401/);
     const list = await runCli(['user', 'list'], env());
-    const rows = list.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows.find((r) => r.principal_name === 'gina')).toMatchObject({ is_disabled: true, roles: ['User'] });
     expect((await runCli(['user', 'enable', 'gina'], env())).code).toBe(0);
     await login(t.app, 'gina', 'another-cli-password');
-    expect(JSON.parse((await runCli(['user', 'end-sessions', 'gina'], env())).stdout)).toEqual({ principal_name: 'gina', sessions_ended: 1 });
+    expect(JSON.parse((await runCli(['user', 'end-sessions', 'gina'], env())).stdout)).toEqual({
+      principal_name: 'gina',
+      sessions_ended: 1,
+    });
     expect((await runCli(['user', 'delete', 'gina'], env())).code).toBe(0);
     expect(await runCli(['user', 'passwd'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('gas user passwd') });
   }, 120_000);
@@ -72,7 +78,10 @@ describe('gas user / gas secrets', () => {
           process.stdout.write(JSON.stringify({ url: e.url, dirMode: (st.mode & 0o777).toString(8), socket: sock.isSocket(), sockMode: (sock.mode & 0o777).toString(8) }));
           await e.stop();
         })();`;
-      const outText = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], { cwd: path.resolve(__dirname, '..', '..'), timeout: 60_000 }).toString();
+      const outText = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
+        cwd: path.resolve(__dirname, '..', '..'),
+        timeout: 60_000,
+      }).toString();
       const info = JSON.parse(outText);
       expect(info).toEqual({ url: expect.stringContaining('?host='), dirMode: '700', socket: true, sockMode: '600' });
       expect(info.url).not.toMatch(/127\.0\.0\.1|:\d+\//);
