@@ -12,7 +12,7 @@ import { Database } from './db/pool.js';
 import { openStorage, startServer, type Storage } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices } from './services/index.js';
-import { ACCOUNTS_USAGE, secretsCommand, UsageError, userCommand } from './cli-accounts.js';
+import { ACCOUNTS_USAGE, secretsCommand, UsageError, userCommand } from './cli/accounts.js';
 
 const USAGE = `usage: gas <command> [options]
 
@@ -62,7 +62,7 @@ async function withServices<T>(config: Config, log: Logger, fn: (s: Awaited<Retu
   const storage = await cliStorage(config, log);
   try {
     await migrate(storage.db, log);
-    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind });
+    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind, secrets: 'lazy' });
     return await fn(services);
   } finally {
     await storage.close();

@@ -72,8 +72,11 @@ export class Keyring {
   /** The key file's mtime at the last read, so a rotation made by another process is noticed before sealing. */
   private fileMtimeMs = 0;
 
-  constructor(private readonly source: KeyringSource) {
-    this.load();
+  /** Keys are read on first use, so a command that needs no secret neither needs nor creates the key file. */
+  constructor(private readonly source: KeyringSource) {}
+
+  private ensure(): void {
+    if (!this.keys.length) this.load();
   }
 
   /** Where the current key comes from, for messages. */
@@ -82,6 +85,7 @@ export class Keyring {
   }
 
   get currentId(): string {
+    this.ensure();
     return this.keys[0]!.id;
   }
 
@@ -106,6 +110,7 @@ export class Keyring {
 
   /** Encrypts with the current key. `aad` binds the value to its row (a sealed key moved to another row will not open). */
   seal(plain: string, aad: string): string {
+    this.ensure();
     if (!this.source.envKey && fs.statSync(keyFilePath(this.source.dataDir)).mtimeMs !== this.fileMtimeMs) this.load();
     const key = this.keys[0]!;
     const iv = crypto.randomBytes(12);
@@ -122,6 +127,7 @@ export class Keyring {
     const parts = sealed.slice(SEALED_PREFIX.length).split(':');
     if (!Keyring.isSealed(sealed) || parts.length !== 4) throw new SecretBoxError('The stored secret is not in the sealed format.');
     const [id, iv, tag, ct] = parts as [string, string, string, string];
+    this.ensure();
     let key = this.keys.find((k) => k.id === id);
     if (!key) {
       this.load();

@@ -44,8 +44,17 @@ export async function createIdentityService(deps: IdentityDeps) {
   const { users, sessions, principals, clock } = deps;
   // Sealed at rest under the server key; a plain value is from before migration 0008 (sealed at start).
   const aad = 'app_secrets.value:jwt_signing_key';
-  const stored = await deps.secrets.getOrCreate('jwt_signing_key', deps.keyring.seal(crypto.randomBytes(32).toString('base64'), aad));
-  const jwtKey = crypto.createSecretKey(Buffer.from(Keyring.isSealed(stored) ? deps.keyring.open(stored, aad) : stored, 'base64'));
+  // Opened on first use (the server checks it at start: services `checkSecrets`), so commands that need no
+  // secret (`gas ingest`) run without the server key; a wrong key fails here, naming the key id it lacks.
+  let jwtKeyOnce: Promise<crypto.KeyObject> | undefined;
+  const jwtKey = (): Promise<crypto.KeyObject> =>
+    (jwtKeyOnce ??= (async () => {
+      const stored = await deps.secrets.getOrCreate('jwt_signing_key', deps.keyring.seal(crypto.randomBytes(32).toString('base64'), aad));
+      return crypto.createSecretKey(Buffer.from(Keyring.isSealed(stored) ? deps.keyring.open(stored, aad) : stored, 'base64'));
+    })().catch((err) => {
+      jwtKeyOnce = undefined;
+      throw err;
+    }));
 
   function toUserSession(p: UserPrincipal, extra: Pick<UserSession, 'method' | 'sessionId' | 'tokenId'>): UserSession {
     return {
@@ -65,7 +74,7 @@ export async function createIdentityService(deps: IdentityDeps) {
     await users.touchLogin(userId, now);
     const sessionToken = signSessionToken(
       { sub: userId, jti: String(session.id), iat: Math.floor(now.getTime() / 1000), exp: Math.floor(expires.getTime() / 1000) },
-      jwtKey,
+      await jwtKey(),
     );
     return { userId, sessionToken, authExpired: false };
   }
@@ -184,7 +193,7 @@ export async function createIdentityService(deps: IdentityDeps) {
 
     /** Resolves a bearer JWT to its user, checking signature, expiry and that the session was not ended. */
     async authenticateJwt(token: string): Promise<UserSession> {
-      const check = verifySessionToken(token, jwtKey, clock().getTime());
+      const check = verifySessionToken(token, await jwtKey(), clock().getTime());
       if (!check.ok) {
         throw unauthorized(
           'auth',
@@ -200,6 +209,11 @@ export async function createIdentityService(deps: IdentityDeps) {
     },
 
     toUserSession,
+
+    /** Proves this process holds the server key that sealed the stored secrets (throws, naming the key, if not). */
+    async checkSecrets(): Promise<void> {
+      await jwtKey();
+    },
 
     /** Acts as a named user (command-line administration). */
     async principalByName(name: string): Promise<UserSession> {

@@ -86,6 +86,8 @@ export function createTokensService(deps: TokensDeps) {
 
   /** Stores a new token with its key sealed to its row. */
   async function insert(store: TokensStore, t: { userId: string | null; clientId: string | null; name: string | null }) {
+    // A key sealed under a key the servers lack would be a token nobody can use: prove ours is theirs first.
+    await deps.identity.checkSecrets();
     const id = crypto.randomUUID();
     const key = newTokenKey();
     const created = await store.create({ ...t, id, sealedKey: keyring.seal(key, tokenKeyAad(id)) });

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { pruneKeyFile, rotateKeyFile } from './auth/secret-box.js';
-import type { UserSession } from './auth/session.js';
-import type { Config } from './config.js';
-import type { Services } from './services/index.js';
+import { pruneKeyFile, rotateKeyFile } from '../auth/secret-box.js';
+import type { UserSession } from '../auth/session.js';
+import type { Config } from '../config.js';
+import type { Services } from '../services/index.js';
 
 /** Thrown for a command line that does not parse; the CLI prints it with exit code 2. */
 export class UsageError extends Error {}
@@ -134,8 +134,10 @@ export async function userCommand(rest: string[], withServices: WithServices): P
 export async function secretsCommand(rest: string[], config: Config, withServices: WithServices): Promise<number> {
   const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { prune: { type: 'boolean' } } });
   if (positionals[0] !== 'rotate') throw new UsageError('gas secrets rotate [--prune]');
-  // The services start by sealing any plain rows with the key as it is now; then the new key is put first.
+  // The new key is put first; resealAll then seals every row (plain ones too) with it.
   const result = await withServices(async (s) => {
+    // Rotating from a key that is not the servers' would seal everything under a key they cannot read.
+    await s.identity.checkSecrets();
     const key = config.secretKey ? s.secrets.keyring.currentId : rotateKeyFile(config.dataDir);
     const r = await s.secrets.resealAll();
     const pruned = !config.secretKey && values.prune && r.unreadable === 0;
