@@ -12,14 +12,14 @@ import { Database } from './db/pool.js';
 import { openStorage, startServer, type Storage } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices } from './services/index.js';
+import { ACCOUNTS_USAGE, secretsCommand, UsageError, userCommand } from './cli/accounts.js';
 
 const USAGE = `usage: gas <command> [options]
 
 commands:
   serve                                   start the HTTP service (REST /api/v2, GraphQL /graphql)
   migrate                                 apply database migrations and exit
-  user create <name> --role <role> [--password <p>] [--email <e>]
-                                          create a user (password from --password or GAS_USER_PASSWORD)
+${ACCOUNTS_USAGE}
   token create --user <name> [--name <n>] [--json]
                                           issue an API token for a user; prints {id, key, user_id} with --json
   ingest <file|dir|zip>… [--no-analysis] [--wait]
@@ -62,7 +62,7 @@ async function withServices<T>(config: Config, log: Logger, fn: (s: Awaited<Retu
   const storage = await cliStorage(config, log);
   try {
     await migrate(storage.db, log);
-    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind });
+    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind, secrets: 'lazy' });
     return await fn(services);
   } finally {
     await storage.close();
@@ -101,22 +101,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    case 'user': {
-      const { positionals, values } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { role: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' } },
-      });
-      if (positionals[0] !== 'create' || !positionals[1] || !values.role)
-        throw new UsageError('gas user create <name> --role <role> [--password <p>]');
-      const password = values.password ?? process.env.GAS_USER_PASSWORD;
-      if (!password) throw new UsageError('give the password with --password or GAS_USER_PASSWORD');
-      const user = await withServices(config, log, (s) =>
-        s.identity.createUser({ principalName: positionals[1]!, password, role: values.role!, emailAddress: values.email ?? null }),
-      );
-      process.stdout.write(JSON.stringify({ id: user.id, principal_name: user.principalName, role: values.role }) + '\n');
-      return 0;
-    }
+    case 'user':
+      return userCommand(rest, (fn) => withServices(config, log, fn));
+    case 'secrets':
+      return secretsCommand(rest, config, (fn) => withServices(config, log, fn));
     case 'token': {
       const { positionals, values } = parseArgs({
         args: rest,
@@ -182,8 +170,6 @@ export async function main(argv: string[]): Promise<number> {
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
 }
-
-class UsageError extends Error {}
 
 /** Ingests files with a progress bar (objects per second); returns the number of failed files. */
 async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files: string[]): Promise<number> {

@@ -59,7 +59,7 @@ export function buildApp(deps: AppDeps): Express {
         res.statusCode === 429 ? 'debug' : res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : 'info',
     }),
   );
-  app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
+  app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);

@@ -49,7 +49,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   if (admin.created && admin.password) {
     // Printed once, on the first start only; it is not stored anywhere in clear.
     process.stderr.write(
-      `\nCreated user "admin" (Administrator) with password: ${admin.password}\nChange it, or set GAS_ADMIN_PASSWORD before the first start.\n\n`,
+      `\nCreated user "admin" (Administrator) with password: ${admin.password}\nChange it (gas user passwd admin, or PUT /api/v2/bloodhound-users/{id}/secret), or set GAS_ADMIN_PASSWORD before the first start.\n\n`,
     );
     log.warn({ user: 'admin' }, 'initial administrator created with a generated password (printed on stderr)');
   } else if (admin.created) {

@@ -46,6 +46,11 @@ export interface ServiceDeps {
   clock: () => Date;
   /** 'embedded' (PGlite) or 'postgres'. */
   storage: string;
+  /**
+   * 'check' (the server, default): prove at start that the server key opens the stored secrets, and seal rows
+   * stored in clear. 'lazy' (one-off commands): only when a command needs a secret.
+   */
+  secrets?: 'check' | 'lazy';
   /** The graph store; the PostgreSQL one by default (the only one built, see docs/scaling.md). */
   graphStore?: GraphStore;
 }
@@ -60,7 +65,6 @@ export async function createServices(d: ServiceDeps) {
   const keyring = new Keyring({ envKey: config.secretKey, envPrevious: config.secretKeyPrevious, dataDir: config.dataDir });
   const secretsStore = createSecretsStore(db);
   const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
-  await secrets.sealPlain();
   const sessions = createSessionsStore(db);
   const identity = await createIdentityService({
     users,
@@ -75,6 +79,10 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'identity' }),
   });
   const permissions = createPermissionsService(createPermissionsStore(db));
+  if (d.secrets !== 'lazy') {
+    await identity.checkSecrets();
+    await secrets.sealPlain();
+  }
   const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock, keyring });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });

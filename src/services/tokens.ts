@@ -62,7 +62,8 @@ export function windowRefusal(requestDate: string, nowMs: number, pinnedOffset: 
   if (pinnedOffset !== null && pinnedOffset !== named.offsetMinutes) readings.push(pinnedOffset);
   for (const offset of readings) {
     const hourStart = named.hourTextMs - offset * 60_000;
-    const pinned = offset !== named.offsetMinutes ? ` when its hour is read in this token's offset ${fmtOffset(offset)} (fixed by its first use)` : '';
+    const pinned =
+      offset !== named.offsetMinutes ? ` when its hour is read in this token's offset ${fmtOffset(offset)} (fixed by its first use)` : '';
     if (nowMs < hourStart - AHEAD_MS) {
       const minutes = ((hourStart - AHEAD_MS - nowMs) / 60_000).toFixed(2);
       return `RequestDate is too far ahead of server time${pinned} by ${minutes} minutes beyond the allowed hour. Server time is ${new Date(nowMs).toISOString()}.`;
@@ -85,6 +86,8 @@ export function createTokensService(deps: TokensDeps) {
 
   /** Stores a new token with its key sealed to its row. */
   async function insert(store: TokensStore, t: { userId: string | null; clientId: string | null; name: string | null }) {
+    // A key sealed under a key the servers lack would be a token nobody can use: prove ours is theirs first.
+    await deps.identity.checkSecrets();
     const id = crypto.randomUUID();
     const key = newTokenKey();
     const created = await store.create({ ...t, id, sealedKey: keyring.seal(key, tokenKeyAad(id)) });

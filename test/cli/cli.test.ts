@@ -10,7 +10,8 @@ describe('gas command line', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
-  const env = () => ({ DATABASE_URL: t.testDb.url });
+  // The CLI must use the server's key (DATA_DIR/secret.key) to seal tokens the app can open.
+  const env = () => ({ DATABASE_URL: t.testDb.url, DATA_DIR: t.config.dataDir });
 
   it('migrate is idempotent', async () => {
     const res = await runCli(['migrate'], env());

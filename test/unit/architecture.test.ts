@@ -40,6 +40,7 @@ const ALLOWED: Record<string, string[]> = {
   http: ['auth', 'auth/strategies', 'db', 'graphql', 'rest', 'services'],
   neo4j: ['graph', 'db'],
   generate: [],
+  cli: ['auth', 'services'], // the command line beside cli.ts (src/cli/)
 };
 const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
   db: /^(express|graphql|graphql-yoga|@graphql-tools)/,
