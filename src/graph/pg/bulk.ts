@@ -100,8 +100,9 @@ export class Stager {
       SQL.COPY_EDGES,
       chunks(rows, (e) => `${copyText(e.start)}\t${copyText(e.end)}\t${e.kindId}\t${copyJson(e.properties)}\n`),
     );
-    await this.q.query(SQL.CREATE_ENDPOINTS);
+    // Placeholders are typed before new endpoints are created, so the update never visits rows just inserted.
     await this.q.query(SQL.TYPE_PLACEHOLDERS);
+    await this.q.query(SQL.CREATE_ENDPOINTS);
     await this.q.query(SQL.MERGE_EDGES);
     await this.q.query(SQL.CLEAR_EDGES);
   }

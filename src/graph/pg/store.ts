@@ -36,7 +36,15 @@ export class PgGraphStore implements GraphStore {
   async write<T>(fn: (w: GraphWriter) => Promise<T>): Promise<T> {
     try {
       return await this.db.tx(async (q) => {
-        const result = await fn(this.writer(q));
+        const queue = new WriteQueue();
+        let result: T;
+        try {
+          result = await fn(this.writer(q, queue));
+        } catch (err) {
+          await queue.settle();
+          throw err;
+        }
+        await queue.drain();
         await q.query(SQL.BUMP_GENERATION);
         return result;
       });
@@ -167,9 +175,9 @@ export class PgGraphStore implements GraphStore {
     );
   }
 
-  private writer(q: Queryable): GraphWriter {
+  private writer(q: Queryable, queue: WriteQueue): GraphWriter {
     const bulk = Stager.for(q);
-    return {
+    const writer: GraphWriter = {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => {
         const merged = mergeNodes(nodes);
@@ -255,6 +263,25 @@ export class PgGraphStore implements GraphStore {
       removeKindEverywhere: async (kind: string) => q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]),
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
     };
+    // Node and edge batches are written in the background while the caller prepares the next one (parsing and
+    // converting overlap with the database's work); everything else waits for them first.
+    const after =
+      <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        await queue.drain();
+        return f(...args);
+      };
+    return {
+      tx: queue.guard(q),
+      upsertNodes: (nodes) => queue.behind(() => writer.upsertNodes(nodes)),
+      upsertEdges: (edges) => queue.behind(() => writer.upsertEdges(edges)),
+      insertEdgesByNodeId: after(writer.insertEdgesByNodeId),
+      nodeIds: after(writer.nodeIds),
+      deleteNodes: after(writer.deleteNodes),
+      deleteEdgesOfKinds: after(writer.deleteEdgesOfKinds),
+      removeKindEverywhere: after(writer.removeKindEverywhere),
+      removePropertyEverywhere: after(writer.removePropertyEverywhere),
+    };
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */
@@ -286,6 +313,48 @@ export class PgGraphStore implements GraphStore {
   ): Promise<GraphEdge[]> {
     if (rows.some((r) => !this.byId.has(r.kindId))) await this.loadKinds(this.db, true);
     return rows.map((r) => ({ id: r.id, startId: r.startId, endId: r.endId, kind: this.byId.get(r.kindId)!, properties: r.properties }));
+  }
+}
+
+/**
+ * At most one graph write in flight behind the caller. A failed write surfaces on the next call, or when the
+ * transaction ends (which then rolls back); any other statement first waits for the write in flight.
+ */
+class WriteQueue {
+  private inFlight: Promise<void> | undefined;
+
+  /** Waits for the previous write (throwing its error), then starts `job` without waiting for it. */
+  async behind(job: () => Promise<void>): Promise<void> {
+    await this.drain();
+    const running = job();
+    running.catch(() => undefined); // observed by drain()
+    this.inFlight = running;
+  }
+
+  async drain(): Promise<void> {
+    const running = this.inFlight;
+    this.inFlight = undefined;
+    if (running) await running;
+  }
+
+  /** Waits for the write in flight, ignoring its outcome (the transaction is failing anyway). */
+  async settle(): Promise<void> {
+    await this.drain().catch(() => undefined);
+  }
+
+  /** The transaction, but every statement waits for the write in flight. */
+  guard(q: Queryable): Queryable {
+    return {
+      query: async (sql, params) => {
+        await this.drain();
+        return q.query(sql, params);
+      },
+      execute: async (sql, params) => {
+        await this.drain();
+        return q.execute(sql, params);
+      },
+      copyFrom: q.copyFrom && (async (sql, chunks) => (await this.drain(), q.copyFrom!(sql, chunks))),
+    };
   }
 }
 
