@@ -39,12 +39,18 @@ from gas_stage_ends s
 where not exists (select 1 from graph_nodes n where n.objectid = s.o)
 on conflict (objectid) do nothing`;
 
+// Object ids resolve once per distinct endpoint of the batch (hubs appear in thousands of its edges), each by an
+// index probe: a join of the edges against graph_nodes lets the planner hash the whole node table per batch.
 export const MERGE_EDGES = /* SQL */ `-- graph.bulk.mergeEdges
+with ids as materialized (
+  select s.o, (select n.id from graph_nodes n where n.objectid = s.o) as id from gas_stage_ends s
+)
 insert into graph_edges as e (start_id, end_id, kind_id, properties)
-select s.id, t.id, r.k, r.p
+select a.id, b.id, r.k, r.p
 from gas_stage_edges r
-join graph_nodes s on s.objectid = r.s
-join graph_nodes t on t.objectid = r.t
+join ids a on a.o = r.s
+join ids b on b.o = r.t
+where a.id is not null and b.id is not null
 on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
 
 export const MERGE_EDGES_BY_ID = /* SQL */ `-- graph.bulk.mergeEdgesById
