@@ -42,7 +42,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
   const log = pino({ level: 'warn' }, sink);
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-fuzz-'));
-  const store = await benchDatabase(log);
+  const store = await benchDatabase('', log);
   let peakRss = process.memoryUsage().rss;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   try {

@@ -10,10 +10,10 @@ import { createLogger } from '../src/logger';
 export const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
 
 /** The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh in-memory PGlite. */
-export async function benchDatabase(logger = log): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
+export async function benchDatabase(suffix = '', logger = log): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
-    const schema = `bench_${process.pid}`;
+    const schema = `bench_${process.pid}${suffix}`;
     const boot = new pg.Client({ connectionString: url });
     await boot.connect();
     await boot.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);

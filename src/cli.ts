@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Presets, SingleBar } from 'cli-progress';
+import { generateAzureHound } from './generate/azurehound.js';
 import { generateSharpHound } from './generate/sharphound.js';
+import { isTier, TIERS } from './generate/tiers.js';
 import { ingestPath } from './ingest/ingest-path.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -26,8 +28,9 @@ ${ACCOUNTS_USAGE}
                                           ingest SharpHound/AzureHound JSON (or zips, or gzip) and analyse; takes
                                           the data pipeline's lock (busy: exit 1, or --wait until it is free)
   analyze                                 run analysis now
-  generate --users <n> --out <dir> [--seed <s>] [--aces <n>]
-                                          write generated SharpHound v6 files for one domain
+  generate (--tier S|M|L | --users <n>) --out <dir> [--seed <s>] [--aces <n>] [--azure-users <n>]
+                                          write generated SharpHound v6 files for one domain (and AzureHound
+                                          files for a tenant with a tier or --azure-users)
 
 configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, EDITION, …`;
 
@@ -153,17 +156,30 @@ export async function main(argv: string[]): Promise<number> {
     case 'generate': {
       const { values } = parseArgs({
         args: rest,
-        options: { users: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, aces: { type: 'string' } },
+        options: {
+          tier: { type: 'string' },
+          users: { type: 'string' },
+          out: { type: 'string' },
+          seed: { type: 'string' },
+          aces: { type: 'string' },
+          'azure-users': { type: 'string' },
+        },
       });
-      const users = Number(values.users);
-      if (!values.out || !Number.isInteger(users) || users < 1)
-        throw new UsageError('gas generate --users <n> --out <dir> [--seed <s>] [--aces <n>]');
-      const r = generateSharpHound(values.out, {
-        users,
-        seed: Number(values.seed ?? 1),
-        acesPerObject: values.aces ? Number(values.aces) : undefined,
-      });
-      process.stdout.write(JSON.stringify({ files: r.files, objects: r.objects, bytes: r.bytes }) + '\n');
+      const usage = 'gas generate (--tier S|M|L | --users <n>) --out <dir> [--seed <s>] [--aces <n>] [--azure-users <n>]';
+      const tier = values.tier?.toUpperCase();
+      if (tier !== undefined && !isTier(tier)) throw new UsageError(usage);
+      const preset = tier ? TIERS[tier] : undefined;
+      const users = values.users ? Number(values.users) : preset?.users;
+      const azureUsers = values['azure-users'] ? Number(values['azure-users']) : preset?.azureUsers;
+      const seed = Number(values.seed ?? 1);
+      const aces = values.aces ? Number(values.aces) : preset?.acesPerObject;
+      if (!values.out || !Number.isInteger(users) || users! < 1 || !Number.isInteger(seed) || (aces !== undefined && !(aces >= 0)))
+        throw new UsageError(usage);
+      if (azureUsers !== undefined && (!Number.isInteger(azureUsers) || azureUsers < 1)) throw new UsageError(usage);
+      const r = generateSharpHound(values.out, { users: users!, seed, acesPerObject: aces });
+      const az = azureUsers ? generateAzureHound(values.out, { users: azureUsers, seed }) : undefined;
+      const files = [...r.files, ...(az?.files ?? [])];
+      process.stdout.write(JSON.stringify({ files, objects: r.objects + (az?.objects ?? 0), bytes: r.bytes + (az?.bytes ?? 0) }) + '\n');
       return 0;
     }
     default:

@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
 import { AppError, badRequest, conflict, internal, timeout, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
@@ -41,6 +44,11 @@ export interface Queryable {
   query<R = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
   /** Runs one parameterised statement and returns the number of rows it touched. */
   execute(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server. PGlite's socket
+   * loses protocol sync on COPY, so there it is absent and callers fall back to parameterised statements.
+   */
+  copyFrom?(sql: string, chunks: Iterable<string>): Promise<number>;
 }
 
 export interface DatabaseOptions {
@@ -84,7 +92,7 @@ export class Database implements Queryable {
   private readonly cancelPool: pg.Pool;
   private readonly log: Logger;
   private readonly setSearchPath?: string;
-  private features?: { cancellable: boolean; prepare: boolean; shared: boolean };
+  private features?: { cancellable: boolean; prepare: boolean; shared: boolean; copy: boolean };
   /** Tail of the queue of connections waiting for the one shared PGlite session (see withConnection). */
   private sessionTurn: Promise<void> = Promise.resolve();
   private readonly names = new Map<string, string>();
@@ -120,6 +128,7 @@ export class Database implements Queryable {
       const q: Queryable = {
         query: async <R = Row>(sql: string, params: readonly unknown[] = []) => (await this.run(conn, sql, params)).rows as R[],
         execute: async (sql, params = []) => (await this.run(conn, sql, params)).rowCount ?? 0,
+        copyFrom: this.features!.copy ? (sql, chunks) => this.copy(conn, sql, chunks) : undefined,
       };
       await this.run(conn, 'begin', []);
       try {
@@ -215,11 +224,18 @@ export class Database implements Queryable {
     }
   }
 
+  private async copy(conn: Connection, sql: string, chunks: Iterable<string>): Promise<number> {
+    const stream = conn.client.query(copyStreams.from(sql));
+    const done = pipeline(Readable.from(chunks, { objectMode: false }), stream).then(() => stream.rowCount);
+    conn.last = done.catch(() => undefined);
+    return done.catch((err) => this.rethrow(err, sql));
+  }
+
   /** PGlite (embedded) reports itself in version(); it can neither cancel statements nor keep per-connection names. */
-  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean; shared: boolean }> {
+  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean; shared: boolean; copy: boolean }> {
     const { rows } = await client.query<{ version: string }>('select version()');
     const server = !/PGlite/i.test(rows[0]?.version ?? '');
-    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server, shared: !server };
+    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server, shared: !server, copy: server };
   }
 
   private statementName(sql: string): string {

@@ -63,6 +63,14 @@ join graph_nodes s on s.objectid = r.s
 join graph_nodes t on t.objectid = r.t
 on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
 
+export const UPSERT_EDGES_BY_ID = /* SQL */ `-- graph.upsertEdgesById
+insert into graph_edges as e (start_id, end_id, kind_id, properties)
+select s, t, k, p::jsonb from unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::text[]) as r(s, t, k, p)
+on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
+
+export const NODE_IDS_BY_OBJECTIDS = /* SQL */ `-- graph.nodeIdsByObjectIds
+select id, objectid from graph_nodes where objectid = any($1::text[])`;
+
 export const DELETE_NODES = /* SQL */ `-- graph.deleteNodes
 delete from graph_nodes where objectid = any($1::text[])`;
 

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
-import type { EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
+import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { AD_NODE_KINDS } from '../kinds.js';
+import { Stager } from './bulk.js';
 import * as SQL from './sql.js';
 
 /** What the PostgreSQL graph store needs of the database layer. */
@@ -10,7 +11,10 @@ export interface GraphDb extends Queryable {
 }
 
 const SCAN_PAGE = 50_000;
+/** Rows per parameterised statement (PGlite). */
 const WRITE_BATCH = 5_000;
+/** Rows per COPY and merge (real server): large enough that per-statement costs vanish, small enough to stream. */
+const COPY_BATCH = 20_000;
 
 interface NodeRow {
   id: number;
@@ -33,7 +37,15 @@ export class PgGraphStore implements GraphStore {
   async write<T>(fn: (w: GraphWriter) => Promise<T>): Promise<T> {
     try {
       return await this.db.tx(async (q) => {
-        const result = await fn(this.writer(q));
+        const queue = new WriteQueue();
+        let result: T;
+        try {
+          result = await fn(this.writer(q, queue));
+        } catch (err) {
+          await queue.settle();
+          throw err;
+        }
+        await queue.drain();
         await q.query(SQL.BUMP_GENERATION);
         return result;
       });
@@ -164,8 +176,9 @@ export class PgGraphStore implements GraphStore {
     );
   }
 
-  private writer(q: Queryable): GraphWriter {
-    return {
+  private writer(q: Queryable, queue: WriteQueue): GraphWriter {
+    const bulk = Stager.for(q);
+    const writer: GraphWriter = {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => {
         const merged = mergeNodes(nodes);
@@ -173,11 +186,15 @@ export class PgGraphStore implements GraphStore {
           q,
           merged.flatMap((n) => n.kinds),
         );
-        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
-          const batch = merged
-            .slice(i, i + WRITE_BATCH)
-            .map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }));
-          await q.query(SQL.UPSERT_NODES, [JSON.stringify(batch)]);
+        const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
+        for (let i = 0; i < merged.length; i += batchSize) {
+          const batch = merged.slice(i, i + batchSize);
+          if (bulk)
+            await bulk.nodes(batch.map((n) => ({ objectid: n.objectid, kindIds: sortedIds(n.kinds, ids), properties: boundProperties(n.properties) })));
+          else
+            await q.query(SQL.UPSERT_NODES, [
+              JSON.stringify(batch.map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }))),
+            ]);
         }
       },
       upsertEdges: async (edges: EdgeInput[]) => {
@@ -186,27 +203,58 @@ export class PgGraphStore implements GraphStore {
           ...merged.map((e) => e.kind),
           ...merged.flatMap((e) => [e.startKind ?? 'Base', e.endKind ?? 'Base', baseKindOf(e.startKind), baseKindOf(e.endKind)]),
         ]);
-        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
-          const batch = merged.slice(i, i + WRITE_BATCH);
-          const endpoints = new Map<string, { o: string; k: number[]; seen: unknown }>();
-          for (const e of batch) {
-            const seen = e.properties.lastseen ?? null;
-            for (const [o, kind] of [
-              [e.start, e.startKind],
-              [e.end, e.endKind],
-            ] as const) {
-              const k = endpoints.get(o);
-              const base = baseKindOf(kind);
-              const kindIds = kind && kind !== base ? [ids.get(base)!, ids.get(kind)!] : [ids.get(base)!];
-              if (!k) endpoints.set(o, { o, k: kindIds, seen });
-              else if (k.k.length < kindIds.length) k.k = kindIds;
-            }
+        const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
+        for (let i = 0; i < merged.length; i += batchSize) {
+          const batch = merged.slice(i, i + batchSize);
+          const endpoints = endpointsOf(batch, ids);
+          if (bulk) {
+            await bulk.edges(
+              endpoints.map((p) => ({ objectid: p.o, kindIds: p.k, seen: p.seen })),
+              batch.map((e) => ({ start: e.start, end: e.end, kindId: ids.get(e.kind)!, properties: boundProperties(e.properties) })),
+            );
+          } else {
+            await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify(endpoints)]);
+            await q.query(SQL.UPSERT_EDGES, [
+              JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: boundProperties(e.properties) }))),
+            ]);
           }
-          await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify([...endpoints.values()])]);
-          await q.query(SQL.UPSERT_EDGES, [
-            JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: boundProperties(e.properties) }))),
-          ]);
         }
+      },
+      insertEdgesByNodeId: async (edges: Iterable<EdgeById>) => {
+        let written = 0;
+        let batch: EdgeById[] = [];
+        const flush = async () => {
+          const rows = uniqueById(batch);
+          const ids = await this.kindIds(
+            q,
+            rows.map((e) => e.kind),
+          );
+          if (bulk)
+            await bulk.edgesById(
+              rows.map((e) => ({ startId: e.startId, endId: e.endId, kindId: ids.get(e.kind)!, properties: e.properties })),
+            );
+          else {
+            await q.query(SQL.UPSERT_EDGES_BY_ID, [
+              rows.map((e) => e.startId),
+              rows.map((e) => e.endId),
+              rows.map((e) => ids.get(e.kind)!),
+              rows.map((e) => JSON.stringify(e.properties)),
+            ]);
+          }
+          written += rows.length;
+          batch = [];
+        };
+        for (const e of edges) {
+          batch.push(e);
+          if (batch.length >= (bulk ? COPY_BATCH : WRITE_BATCH)) await flush();
+        }
+        if (batch.length) await flush();
+        return written;
+      },
+      nodeIds: async (objectids: readonly string[]) => {
+        if (!objectids.length) return new Map();
+        const rows = await q.query<{ id: number; objectid: string }>(SQL.NODE_IDS_BY_OBJECTIDS, [objectids]);
+        return new Map(rows.map((r) => [r.objectid, r.id]));
       },
       deleteNodes: async (objectids: string[]) => (objectids.length ? q.execute(SQL.DELETE_NODES, [objectids]) : 0),
       deleteEdgesOfKinds: async (kinds: readonly string[]) => {
@@ -215,6 +263,25 @@ export class PgGraphStore implements GraphStore {
       },
       removeKindEverywhere: async (kind: string) => q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]),
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
+    };
+    // Node and edge batches are written in the background while the caller prepares the next one (parsing and
+    // converting overlap with the database's work); everything else waits for them first.
+    const after =
+      <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        await queue.drain();
+        return f(...args);
+      };
+    return {
+      tx: queue.guard(q),
+      upsertNodes: (nodes) => queue.behind(() => writer.upsertNodes(nodes)),
+      upsertEdges: (edges) => queue.behind(() => writer.upsertEdges(edges)),
+      insertEdgesByNodeId: after(writer.insertEdgesByNodeId),
+      nodeIds: after(writer.nodeIds),
+      deleteNodes: after(writer.deleteNodes),
+      deleteEdgesOfKinds: after(writer.deleteEdgesOfKinds),
+      removeKindEverywhere: after(writer.removeKindEverywhere),
+      removePropertyEverywhere: after(writer.removePropertyEverywhere),
     };
   }
 
@@ -275,6 +342,84 @@ function approxBytes(v: unknown): number {
   }
   if (typeof v === 'object' && v !== null) return JSON.stringify(v).length;
   return 8;
+}
+
+/**
+ * At most one graph write in flight behind the caller. A failed write surfaces on the next call, or when the
+ * transaction ends (which then rolls back); any other statement first waits for the write in flight.
+ */
+class WriteQueue {
+  private inFlight: Promise<void> | undefined;
+
+  /** Waits for the previous write (throwing its error), then starts `job` without waiting for it. */
+  async behind(job: () => Promise<void>): Promise<void> {
+    await this.drain();
+    const running = job();
+    running.catch(() => undefined); // observed by drain()
+    this.inFlight = running;
+  }
+
+  async drain(): Promise<void> {
+    const running = this.inFlight;
+    this.inFlight = undefined;
+    if (running) await running;
+  }
+
+  /** Waits for the write in flight, ignoring its outcome (the transaction is failing anyway). */
+  async settle(): Promise<void> {
+    await this.drain().catch(() => undefined);
+  }
+
+  /** The transaction, but every statement waits for the write in flight. */
+  guard(q: Queryable): Queryable {
+    return {
+      query: async (sql, params) => {
+        await this.drain();
+        return q.query(sql, params);
+      },
+      execute: async (sql, params) => {
+        await this.drain();
+        return q.execute(sql, params);
+      },
+      copyFrom: q.copyFrom && (async (sql, chunks) => (await this.drain(), q.copyFrom!(sql, chunks))),
+    };
+  }
+}
+
+/** Distinct kind ids in ascending order, as graph_nodes.kind_ids keeps them. */
+function sortedIds(kinds: readonly string[], ids: Map<string, number>): number[] {
+  return [...new Set(kinds.map((k) => ids.get(k)!))].sort((a, b) => a - b);
+}
+
+/** The endpoints of a batch of edges, each with the most specific kinds any of its edges gives it. */
+function endpointsOf(batch: readonly EdgeInput[], ids: Map<string, number>): { o: string; k: number[]; seen: unknown }[] {
+  const endpoints = new Map<string, { o: string; k: number[]; seen: unknown }>();
+  for (const e of batch) {
+    const seen = e.properties.lastseen ?? null;
+    for (const [o, kind] of [
+      [e.start, e.startKind],
+      [e.end, e.endKind],
+    ] as const) {
+      const k = endpoints.get(o);
+      const base = baseKindOf(kind);
+      const kindIds = kind && kind !== base ? sortedIds([base, kind], ids) : [ids.get(base)!];
+      if (!k) endpoints.set(o, { o, k: kindIds, seen });
+      else if (k.k.length < kindIds.length) k.k = kindIds;
+    }
+  }
+  return [...endpoints.values()];
+}
+
+/** One edge per (start, end, kind) in a batch, later properties merged over earlier (one statement, one row). */
+function uniqueById(batch: EdgeById[]): EdgeById[] {
+  const seen = new Map<string, EdgeById>();
+  for (const e of batch) {
+    const key = `${e.startId}:${e.endId}:${e.kind}`;
+    const had = seen.get(key);
+    if (had) seen.set(key, { ...had, properties: { ...had.properties, ...e.properties } });
+    else seen.set(key, e);
+  }
+  return seen.size === batch.length ? batch : [...seen.values()];
 }
 
 /** Every node carries a source kind: AZBase for Azure objects, Base for Active Directory ones. */
