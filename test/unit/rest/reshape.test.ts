@@ -32,8 +32,30 @@ describe('REST reshape: GraphQL results → the API document', () => {
   });
 
   it('gives an event its OUs hydrated when selected, else their object ids', () => {
-    const e = { id: 1, clientId: 'c', rrule: 'r', nextScheduledAt: null, ouIds: ['OU1'], domainIds: [], createdAt: 'x', updatedAt: 'y' };
-    expect(collectors.event(e)).toMatchObject({ ous: ['OU1'], next_scheduled_at: ZERO_TIME, session_collection: false });
+    const e = {
+      id: 1,
+      clientId: 'c',
+      rrule: 'r',
+      nextScheduledAt: null,
+      sessionCollection: false,
+      localGroupCollection: true,
+      adStructureCollection: false,
+      certServicesCollection: false,
+      caRegistryCollection: false,
+      dcRegistryCollection: false,
+      allTrustedDomains: false,
+      ouIds: ['OU1'],
+      domainIds: [],
+      createdAt: 'x',
+      updatedAt: 'y',
+      deletedAt: null,
+    };
+    expect(collectors.event(e)).toMatchObject({
+      ous: ['OU1'],
+      next_scheduled_at: ZERO_TIME,
+      session_collection: false,
+      local_group_collection: true,
+    });
     const hydrated = collectors.event({
       ...e,
       ous: [{ objectId: 'OU1', name: 'ou', exists: true, distinguishedName: 'OU=ou', type: 'OU' }],
@@ -48,7 +70,7 @@ describe('REST reshape: GraphQL results → the API document', () => {
     ).toEqual({
       body: { count: 3, skip: 1, limit: 1, data: [{ objectID: 'O', name: 'n', label: 'User', kinds: ['User'] }] },
     });
-    expect(graph.paths({ graph: { nodes: {}, edges: [] }, pathCount: 2, truncated: false })).toEqual({
+    expect(graph.paths({ graph: { nodes: {}, edges: [] }, pathCount: 2, truncated: false, length: 3 })).toEqual({
       body: { data: { nodes: {}, edges: [] } },
       headers: { 'Path-Count': '2', 'Paths-Truncated': 'false' },
     });
@@ -57,13 +79,23 @@ describe('REST reshape: GraphQL results → the API document', () => {
   it('shows a client without a current job as Go zero values (status -1)', () => {
     const c = collectors.client({
       id: 'c',
-      events: [],
+      name: 'collector',
+      type: 'collector_ad',
+      ipAddress: '',
+      hostname: '',
+      configuredUser: '',
+      version: '',
+      userSid: null,
+      domainController: null,
+      lastCheckin: null,
+      completedJobCount: 0,
+      completedTaskCount: 0,
       token: null,
+      events: [],
       currentJob: null,
       currentTask: null,
-      lastCheckin: null,
-      domainController: null,
-      userSid: null,
+      createdAt: 'x',
+      updatedAt: 'y',
     });
     expect(c).toMatchObject({ current_job_id: { int64: 0, valid: false }, current_job: { id: 0, status: -1 }, last_checkin: ZERO_TIME });
   });
