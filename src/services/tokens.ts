@@ -1,3 +1,4 @@
+import type { BodySource } from '../auth/body-source.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Keyring } from '../auth/secret-box.js';
@@ -9,9 +10,6 @@ import type { UsersStore } from '../db/stores/users-store.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { IdentityService } from './identity.js';
 import { requireUuid } from './validate.js';
-
-/** Where the bytes of a signed request's body are: in memory, or spooled to a file (large uploads). */
-export type BodySource = { kind: 'buffer'; data: Buffer } | { kind: 'file'; path: string };
 
 export interface SignedRequest {
   tokenId: string;

@@ -1,25 +1,30 @@
 import type { RestResponse } from '../route.js';
 import { time } from '../shapes.js';
-
-type Json = Record<string, any>;
+import type {
+  DatapipeStatusQuery,
+  JobFieldsFragment,
+  NodeListFieldsFragment,
+  ShortestPathsQuery,
+  UploadJobFilesQuery,
+} from '../../generated/operations.js';
 
 /** NodeList → the API document's pagination envelope of paged node list entries. */
-export const nodeList = (l: Json): RestResponse => ({
+export const nodeList = (l: NodeListFieldsFragment): RestResponse => ({
   body: {
     count: l.totalCount,
     skip: l.skip,
     limit: l.limit,
-    data: l.nodes.map((n: Json) => ({ objectID: n.objectId, name: n.name, label: n.label, kinds: n.kinds })),
+    data: l.nodes.map((n) => ({ objectID: n.objectId, name: n.name, label: n.label, kinds: n.kinds })),
   },
 });
 
 /** A path result: the Graph under `data`; how many paths and whether the cap cut them, as headers. */
-export const paths = (p: Json): RestResponse => ({
+export const paths = (p: ShortestPathsQuery['shortestPaths']): RestResponse => ({
   body: { data: p.graph },
   headers: { 'Path-Count': String(p.pathCount), 'Paths-Truncated': String(p.truncated) },
 });
 
-export const job = (j: Json) => ({
+export const job = (j: JobFieldsFragment) => ({
   id: j.id,
   user_id: j.userId,
   client_id: j.clientId,
@@ -32,7 +37,7 @@ export const job = (j: Json) => ({
   failed_files: j.failedFiles,
 });
 
-export const datapipe = (s: Json) => ({
+export const datapipe = (s: DatapipeStatusQuery['datapipeStatus']) => ({
   status: s.status,
   analysis_requested: s.analysisRequested,
   updated_at: s.updatedAt,
@@ -40,7 +45,7 @@ export const datapipe = (s: Json) => ({
   last_analysis_run_at: time(s.lastAnalysisRunAt),
 });
 
-export const file = (f: Json) => ({
+export const file = (f: UploadJobFilesQuery['uploadJob']['files'][number]) => ({
   id: f.id,
   file_name: f.fileName,
   content_type: f.contentType,
