@@ -11,10 +11,10 @@ import { apiToken, createTestApp, login, signed, type TestApp } from '../helpers
 describe('gas user / gas secrets', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ secretKey: undefined }); // the server key lives in DATA_DIR's key file, shared with the CLI
   });
   afterAll(() => t.close());
-  const env = () => ({ DATABASE_URL: t.testDb.url, DATA_DIR: t.config.dataDir });
+  const env = () => ({ DATABASE_URL: t.testDb.url, DATA_DIR: t.config.dataDir, GAS_SECRET_KEY: '' });
 
   it('passwd, disable, enable, list, end-sessions, delete', async () => {
     expect((await runCli(['user', 'create', 'gina', '--role', 'User', '--password', 'a-long-cli-password'], env())).code).toBe(0);
