@@ -190,7 +190,9 @@ export class PgGraphStore implements GraphStore {
         for (let i = 0; i < merged.length; i += batchSize) {
           const batch = merged.slice(i, i + batchSize);
           if (bulk)
-            await bulk.nodes(batch.map((n) => ({ objectid: n.objectid, kindIds: sortedIds(n.kinds, ids), properties: boundProperties(n.properties) })));
+            await bulk.nodes(
+              batch.map((n) => ({ objectid: n.objectid, kindIds: sortedIds(n.kinds, ids), properties: boundProperties(n.properties) })),
+            );
           else
             await q.query(SQL.UPSERT_NODES, [
               JSON.stringify(batch.map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }))),
