@@ -1,3 +1,6 @@
+import { faultDbBench } from './fault-db';
+import { analysisAzureBench } from './analysis-azure';
+import { analysisBench } from './analysis';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { pathsBench } from './paths';
@@ -7,6 +10,9 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
   paths: pathsBench,
   ingest: ingestBench,
+  'fault-db': faultDbBench,
+  'analysis-azure': analysisAzureBench,
+  analysis: analysisBench,
 };
 
 async function main() {

@@ -22,7 +22,9 @@ commands:
                                           create a user (password from --password or GAS_USER_PASSWORD)
   token create --user <name> [--name <n>] [--json]
                                           issue an API token for a user; prints {id, key, user_id} with --json
-  ingest <file|dir|zip>… [--no-analysis]  ingest SharpHound/AzureHound JSON (or zips, or gzip) and analyse
+  ingest <file|dir|zip>… [--no-analysis] [--wait]
+                                          ingest SharpHound/AzureHound JSON (or zips, or gzip) and analyse; takes
+                                          the data pipeline's lock (busy: exit 1, or --wait until it is free)
   analyze                                 run analysis now
   generate --users <n> --out <dir> [--seed <s>] [--aces <n>]
                                           write generated SharpHound v6 files for one domain
@@ -133,8 +135,12 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'ingest': {
-      const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { 'no-analysis': { type: 'boolean' } } });
-      if (!positionals.length) throw new UsageError('gas ingest <file|dir|zip>… [--no-analysis]');
+      const { positionals, values } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { 'no-analysis': { type: 'boolean' }, wait: { type: 'boolean' } },
+      });
+      if (!positionals.length) throw new UsageError('gas ingest <file|dir|zip>… [--no-analysis] [--wait]');
       const files = positionals.flatMap((p) =>
         fs.statSync(p).isDirectory()
           ? fs
@@ -143,7 +149,12 @@ export async function main(argv: string[]): Promise<number> {
               .map((f) => path.join(p, f))
           : [p],
       );
-      const failed = await withServices(config, log, (s) => ingestFiles(s, files, !values['no-analysis']));
+      // The pipeline's mutex: a running server never writes the graph while this does (busy → exit 1, or --wait).
+      const failed = await withServices(config, log, async (s) => {
+        const n = await s.datapipe.withIngestLock(() => ingestFiles(s, files), { wait: values.wait });
+        if (!values['no-analysis']) process.stdout.write(JSON.stringify({ analysis: await s.datapipe.analyzeNow('gas ingest') }) + '\n');
+        return n;
+      });
       return failed ? 1 : 0;
     }
     case 'analyze': {
@@ -174,8 +185,8 @@ export async function main(argv: string[]): Promise<number> {
 
 class UsageError extends Error {}
 
-/** Ingests files with a progress bar (objects per second), then analyses; returns the number of failed files. */
-async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files: string[], analyse: boolean): Promise<number> {
+/** Ingests files with a progress bar (objects per second); returns the number of failed files. */
+async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files: string[]): Promise<number> {
   const bar = new SingleBar(
     {
       format: '{file} {bar} {value} objects | {rate} objects/s',
@@ -205,7 +216,6 @@ async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files:
         JSON.stringify({ file: f.file, type: f.type, objects: f.objects, nodes: f.nodes, edges: f.edges, ms: Date.now() - started }) + '\n',
       );
   }
-  if (analyse) process.stdout.write(JSON.stringify({ analysis: await s.datapipe.analyzeNow('gas ingest') }) + '\n');
   return failed;
 }
 

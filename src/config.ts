@@ -16,6 +16,9 @@ const schema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   GAS_ADMIN_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  GAS_SECRET_KEY: z.string().optional(),
+  GAS_SECRET_KEY_PREVIOUS: z.string().optional(),
+  PREFER_MAX_WAIT_SECONDS: z.coerce.number().int().min(1).default(600),
   EDITION: z.enum(['enterprise', 'community']).default('enterprise'),
   RATE_LIMIT_RPS: z.coerce.number().int().min(1, 'must be a positive integer').default(55),
   ALLOW_TIMEOUT_BYPASS: bool,
@@ -32,6 +35,27 @@ const schema = z.object({
     .int()
     .positive()
     .default(4 * 1024 * 1024 * 1024),
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^https?:\/\/[^/\s]+$/, 'must be a comma-separated list of origins such as https://bh.example.com'))),
+  MAX_GRAPHQL_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+  UPLOADS_PER_CALLER: z.coerce.number().int().positive().default(4),
+  UPLOAD_DISK_BYTES_PER_CALLER: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024 * 1024),
   COLLECTORS_DIR: z.string().default('./collectors'),
   DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
@@ -45,6 +69,11 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   adminPassword?: string;
+  /** Server key sealing stored secrets (else DATA_DIR/secret.key); previous keys, comma-separated, during rotation. */
+  secretKey?: string;
+  secretKeyPrevious?: string;
+  /** Largest `Prefer: wait=N` honoured; larger requests get this many seconds. */
+  preferMaxWaitSeconds: number;
   edition: 'enterprise' | 'community';
   rateLimitRps: number;
   allowTimeoutBypass: boolean;
@@ -53,6 +82,13 @@ export type Config = {
   sessionTtlHours: number;
   maxJsonBodyBytes: number;
   maxUploadBytes: number;
+  /** Origins allowed to call /graphql from a browser (CORS); none by default. */
+  corsOrigins: string[];
+  /** Largest multipart GraphQL request (read into memory, so far below maxUploadBytes). */
+  maxGraphqlUploadBytes: number;
+  /** Uploads one caller may stream at once, and the bytes they may hold on disk together. */
+  uploadsPerCaller: number;
+  uploadDiskBytesPerCaller: number;
   collectorsDir: string;
   /** How often the data pipeline looks for work requested elsewhere (other replicas); 0 = only when asked. */
   datapipePollMs: number;
@@ -93,6 +129,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     adminPassword: e.GAS_ADMIN_PASSWORD,
+    secretKey: e.GAS_SECRET_KEY || undefined,
+    secretKeyPrevious: e.GAS_SECRET_KEY_PREVIOUS || undefined,
+    preferMaxWaitSeconds: e.PREFER_MAX_WAIT_SECONDS,
     edition: e.EDITION,
     rateLimitRps: e.RATE_LIMIT_RPS,
     allowTimeoutBypass: e.ALLOW_TIMEOUT_BYPASS,
@@ -101,6 +140,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlHours: e.SESSION_TTL_HOURS,
     maxJsonBodyBytes: e.MAX_JSON_BODY_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    corsOrigins: e.CORS_ORIGINS,
+    maxGraphqlUploadBytes: e.MAX_GRAPHQL_UPLOAD_BYTES,
+    uploadsPerCaller: e.UPLOADS_PER_CALLER,
+    uploadDiskBytesPerCaller: e.UPLOAD_DISK_BYTES_PER_CALLER,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),
     datapipePollMs: e.DATAPIPE_POLL_MS,
     schedulerPollMs: e.SCHEDULER_POLL_MS,

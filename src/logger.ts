@@ -2,7 +2,93 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** One structured logger per process; modules take child loggers with a `module` binding. */
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'gas' }, timestamp: pino.stdTimeFunctions.isoTime });
+const REDACTED = '[Redacted]';
+
+/** Request headers that carry credentials. RequestDate stays: it is not secret and helps diagnose clock skew. */
+const SECRET_HEADERS = ['authorization', 'signature', 'cookie', 'proxy-authorization', 'x-api-key'];
+/** Query parameter names that may hold a secret (tokens, keys, passwords, SAML payloads). */
+const SECRET_PARAM = /token|key|secret|pass|session|jwt|signature|auth|code|saml|relaystate|cookie|credential/i;
+
+/** A URL with the values of secret-looking query parameters replaced; the path and other parameters stay readable. */
+export function redactUrl(url: unknown): unknown {
+  if (typeof url !== 'string') return url;
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // A malformed name is logged as sent, its value hidden all the same.
+        return `${name}=${REDACTED}`;
+      }
+      return eq >= 0 && SECRET_PARAM.test(decoded) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, q)}?${query}`;
+}
+
+function redactQuery(query: unknown): unknown {
+  if (!query || typeof query !== 'object') return query;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query as Record<string, unknown>)) out[k] = SECRET_PARAM.test(k) ? REDACTED : v;
+  return out;
+}
+
+function redactHeaders(headers: unknown): unknown {
+  if (!headers || typeof headers !== 'object') return headers;
+  const out: Record<string, unknown> = { ...(headers as Record<string, unknown>) };
+  for (const name of Object.keys(out)) if (SECRET_HEADERS.includes(name.toLowerCase())) out[name] = REDACTED;
+  if ('set-cookie' in out) out['set-cookie'] = REDACTED;
+  return out;
+}
+
+/**
+ * Serializers for pino-http (request and response logs): credential headers and secret query values never reach
+ * a log line, at any level.
+ */
+export const httpLogSerializers = {
+  req: (req: Record<string, unknown>) => ({
+    ...req,
+    url: redactUrl(req.url),
+    query: redactQuery(req.query),
+    headers: redactHeaders(req.headers),
+  }),
+  res: (res: Record<string, unknown>) => ({ ...res, headers: redactHeaders(res.headers) }),
+};
+
+/**
+ * One structured logger per process; modules take child loggers with a `module` binding. Redaction here covers
+ * anything logged outside the HTTP log too (an `url`, a `headers` object, a `req`).
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'gas' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { url: redactUrl, headers: redactHeaders },
+      redact: {
+        paths: [
+          ...SECRET_HEADERS.flatMap((h) => [`req.headers.${h}`, `headers.${h}`, `request.headers.${h}`]),
+          'res.headers["set-cookie"]',
+          'headers["set-cookie"]',
+          'sessionToken',
+          'session_token',
+          'password',
+          'secret',
+          '*.password',
+          '*.secret',
+          '*.sessionToken',
+        ],
+        censor: REDACTED,
+      },
+    },
+    destination,
+  );
 }

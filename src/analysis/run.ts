@@ -1,11 +1,15 @@
 import { POST_PROCESSED_KINDS, TIER_ZERO_KIND } from '../graph/kinds.js';
 import type { GraphStore } from '../graph/store.js';
 import { adcs } from './steps/adcs.js';
+import { AZURE_POST_PROCESSED_KINDS, AZURE_STEPS } from './steps/azure/index.js';
+import { hybridUsers } from './steps/hybrid.js';
 import { dcsync } from './steps/dcsync.js';
+import { hasTrustKeys, protectAdminGroups } from './steps/domain-rules.js';
 import { gpoApplication } from './steps/gpo.js';
 import { localGroupRights } from './steps/local-groups.js';
+import { coerceAndRelayNtlm } from './steps/ntlm.js';
 import { ownsAndWriteOwner } from './steps/owns.js';
-import { tierZero } from './steps/tier-zero.js';
+import { tierZero, type TierZeroSeed } from './steps/tier-zero.js';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
 import { AnalysisGraph, Changes } from './view.js';
 
@@ -17,29 +21,48 @@ export interface AnalysisResult {
   ms: number;
 }
 
+/** One analysis step: reads the view (including earlier steps' edges) and records what it derives. */
+export type AnalysisStep = (g: AnalysisGraph, c: Changes) => void;
+
+/** The steps, in order (later steps build on earlier ones: ADCS reads Owns, well-known memberships come first). */
+export const ANALYSIS_STEPS: AnalysisStep[] = [
+  fixWellKnownNodeTypes,
+  domainAssociations,
+  linkWellKnownNodes,
+  localGroupRights,
+  dcsync,
+  ownsAndWriteOwner,
+  gpoApplication,
+  protectAdminGroups,
+  hasTrustKeys,
+  adcs,
+  coerceAndRelayNtlm,
+  ...AZURE_STEPS,
+  hybridUsers,
+];
+
+export interface AnalysisOptions {
+  now?: Date;
+  /** Seeds of the Tier Zero zone's selectors; BloodHound's defaults (tier-zero-defaults.ts) when not given. */
+  tierZeroSeeds?: readonly TierZeroSeed[];
+}
+
 /**
  * One analysis run (BloodHound's RunAnalysisOperations): reads the graph, computes every derived fact in memory,
  * then in one transaction replaces all post-processed edges and the tier-zero tags. Running it twice gives the
  * same graph.
  */
-export async function runAnalysis(store: GraphStore, opts: { now?: Date } = {}): Promise<AnalysisResult> {
+export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {}): Promise<AnalysisResult> {
   const started = Date.now();
   const g = await AnalysisGraph.load(store);
   const c = new Changes(g, (opts.now ?? new Date()).toISOString());
 
-  fixWellKnownNodeTypes(g, c);
-  domainAssociations(g, c);
-  linkWellKnownNodes(g, c);
-  localGroupRights(g, c);
-  dcsync(g, c);
-  ownsAndWriteOwner(g, c);
-  gpoApplication(g, c);
-  adcs(g, c);
-  const t0 = tierZero(g);
+  for (const step of ANALYSIS_STEPS) step(g, c);
+  const t0 = tierZero(g, opts.tierZeroSeeds);
 
   await store.write(async (w) => {
     await w.upsertNodes(c.nodes);
-    await w.deleteEdgesOfKinds(POST_PROCESSED_KINDS);
+    await w.deleteEdgesOfKinds([...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS]);
     await w.upsertEdges(c.edges);
     await w.removeKindEverywhere(TIER_ZERO_KIND);
     await w.removePropertyEverywhere('system_tags');

@@ -1,5 +1,6 @@
 import type { EdgeInput, GraphEdge, NodeInput, Properties } from '../graph/model.js';
 import type { GraphStore } from '../graph/store.js';
+import { AZURE_ANALYSIS_EDGE_KINDS, AZURE_ANALYSIS_PROPERTIES } from './steps/azure/kinds.js';
 
 export interface ANode {
   id: number;
@@ -30,6 +31,40 @@ export const ANALYSIS_PROPERTIES = [
   'gmsa',
   'msa',
   'system_tags',
+  // ADCS
+  'effectiveekus',
+  'applicationpolicies',
+  'certificatepolicy',
+  'certtemplateoid',
+  'isuserspecifiessanenabled',
+  'isuserspecifiessanenabledcollected',
+  'hasenrollmentagentrestrictions',
+  'enrollmentagentrestrictionscollected',
+  'nosecurityextension',
+  'schannelauthenticationenabled',
+  'subjectaltrequiredns',
+  'subjectaltrequiredomaindns',
+  'subjectaltrequireupn',
+  'subjectaltrequirespn',
+  'strongcertificatebindingenforcementraw',
+  'certificatemappingmethodsraw',
+  // Tier Zero selectors
+  'distinguishedname',
+  'samaccountname',
+  // ProtectAdminGroups, HasTrustKeys
+  'adminsdholderprotected',
+  'netbios',
+  // NTLM relay
+  'smbsigning',
+  'restrictoutboundntlm',
+  'webclientrunning',
+  'ldapsigning',
+  'ldapavailable',
+  'ldapsavailable',
+  'ldapsepa',
+  'functionallevel',
+  'hasvulnerableendpoint',
+  ...AZURE_ANALYSIS_PROPERTIES,
 ];
 
 /** Edge kinds analysis rules read (raw inputs of the post-processed edges). */
@@ -55,6 +90,14 @@ export const ANALYSIS_EDGE_KINDS = [
   'HostsCAService',
   'RootCAFor',
   'NTAuthStoreFor',
+  'WritePKINameFlag',
+  'WritePKIEnrollmentFlag',
+  'OIDGroupLink',
+  'DCFor',
+  'SameForestTrust',
+  'DelegatedEnrollmentAgent',
+  'CrossForestTrust',
+  ...AZURE_ANALYSIS_EDGE_KINDS,
 ];
 
 /**
@@ -67,6 +110,8 @@ export class AnalysisGraph {
   private readonly outIdx = new Map<string, Map<number, GraphEdge[]>>();
   private readonly inIdx = new Map<string, Map<number, GraphEdge[]>>();
   private readonly byKind = new Map<string, GraphEdge[]>();
+  /** End-node sets of high-degree (kind, start) pairs, built on first look-up, so hasEdge stays O(1). */
+  private readonly outSets = new Map<string, Map<number, Set<number>>>();
   private nextId = -1;
   private memberCache = new Map<number, Set<number>>();
   private groupCache = new Map<number, Set<number>>();
@@ -104,6 +149,7 @@ export class AnalysisGraph {
     }
     if (!this.byKind.has(e.kind)) this.byKind.set(e.kind, []);
     this.byKind.get(e.kind)!.push(e);
+    this.outSets.get(e.kind)?.get(e.startId)?.add(e.endId);
     if (e.kind === 'MemberOf') {
       this.memberCache.clear();
       this.groupCache.clear();
@@ -111,7 +157,14 @@ export class AnalysisGraph {
   }
 
   hasEdge(start: number, end: number, kind: string): boolean {
-    return (this.outIdx.get(kind)?.get(start) ?? []).some((e) => e.endId === end);
+    const list = this.outIdx.get(kind)?.get(start);
+    if (!list) return false;
+    if (list.length < 16) return list.some((e) => e.endId === end);
+    let byStart = this.outSets.get(kind);
+    if (!byStart) this.outSets.set(kind, (byStart = new Map()));
+    let ends = byStart.get(start);
+    if (!ends) byStart.set(start, (ends = new Set(list.map((e) => e.endId))));
+    return ends.has(end);
   }
 
   out(id: number, kind: string): GraphEdge[] {

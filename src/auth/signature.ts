@@ -20,6 +20,31 @@ export function parseRequestDate(value: string): Date | undefined {
   return Number.isNaN(ms) ? undefined : new Date(ms);
 }
 
+/**
+ * What the signed part of a RequestDate says: the hour text (`YYYY-MM-DDTHH`, read as if UTC) and the UTC offset the
+ * client claims. Minutes, seconds and the offset are not covered by the digest, so only the hour is trusted.
+ */
+export interface NamedHour {
+  /** The hour text read as UTC, epoch ms. */
+  hourTextMs: number;
+  /** The claimed offset in minutes east of UTC (+05:30 → 330). */
+  offsetMinutes: number;
+}
+
+export function namedHour(requestDate: string): NamedHour | undefined {
+  const m = RFC3339.exec(requestDate);
+  if (!m) return undefined;
+  const hourTextMs = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]));
+  const zone = m[8]!;
+  const offsetMinutes =
+    zone === 'Z' || zone === 'z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+  return Number.isNaN(hourTextMs) ? undefined : { hourTextMs, offsetMinutes };
+}
+
+/** Real time zones lie between UTC−12:00 and UTC+14:00; anything else in a RequestDate is forged or broken. */
+export const MIN_OFFSET_MINUTES = -12 * 60;
+export const MAX_OFFSET_MINUTES = 14 * 60;
+
 /** The date link of the chain: the hour in the client's own offset, `T` upper-cased as Go's RFC3339 prints it. */
 export function dateLink(requestDate: string): string {
   return requestDate.slice(0, 10) + 'T' + requestDate.slice(11, 13);

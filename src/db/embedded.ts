@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
@@ -13,10 +14,29 @@ export interface EmbeddedDatabase {
 /** Where a running server publishes its embedded database, so `gas ingest` etc. can reach it instead of the files. */
 export const embeddedInfoFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
 
+// Linux limits a unix socket path to 107 bytes; `pg` looks for `<dir>/.s.PGSQL.<port>`.
+const MAX_SOCKET_PATH = 100;
+const SOCKET_NAME = '.s.PGSQL.5432';
+
 /**
- * Starts PGlite (PostgreSQL compiled to WASM) on `dataDir` and serves it over the PostgreSQL wire protocol on
- * 127.0.0.1, so the rest of the service talks to it through `pg` exactly as it talks to a real server.
- * `dataDir` of `memory://` keeps everything in memory (tests).
+ * The directory the wire-protocol socket lives in: DATA_DIR/run, mode 0700, so only the service's own user can
+ * connect (PGlite has no passwords; a TCP port on 127.0.0.1 let any local process read every secret). A DATA_DIR
+ * too deep for a socket path, and the in-memory store, get a private 0700 directory under the system temp dir.
+ */
+function socketDir(dataDir: string, inMemory: boolean): { dir: string; temporary: boolean } {
+  const preferred = inMemory ? undefined : path.join(dataDir, 'run');
+  if (preferred && path.join(preferred, SOCKET_NAME).length <= MAX_SOCKET_PATH) {
+    fs.mkdirSync(preferred, { recursive: true, mode: 0o700 });
+    fs.chmodSync(preferred, 0o700);
+    return { dir: preferred, temporary: false };
+  }
+  return { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'gas-pg-')), temporary: true };
+}
+
+/**
+ * Starts PGlite (PostgreSQL compiled to WASM) on `dataDir` and serves it over the PostgreSQL wire protocol on a
+ * unix socket in a 0700 directory, so the rest of the service talks to it through `pg` exactly as it talks to a
+ * real server and no other local user can. `dataDir` of `memory://` keeps everything in memory (tests).
  */
 export async function startEmbedded(dataDir: string, log: Logger, opts: { publish?: boolean } = {}): Promise<EmbeddedDatabase> {
   const inMemory = dataDir === 'memory://';
@@ -24,10 +44,14 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
   if (pgdata) fs.mkdirSync(pgdata, { recursive: true, mode: 0o700 });
   const started = Date.now();
   const db = await PGlite.create(pgdata ? { dataDir: pgdata } : {});
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 64 });
+  const sock = socketDir(dataDir, inMemory);
+  const socketPath = path.join(sock.dir, SOCKET_NAME);
+  // A socket left by a crashed run would make listen fail; PGlite's data directory is ours alone by now.
+  fs.rmSync(socketPath, { force: true });
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
   await server.start();
-  const address = (server as unknown as { server: { address(): { port: number } } }).server.address();
-  const url = `postgres://postgres@127.0.0.1:${address.port}/postgres`;
+  fs.chmodSync(socketPath, 0o600);
+  const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(sock.dir)}`;
   log.info({ dataDir: pgdata ?? 'memory', ms: Date.now() - started }, 'embedded PostgreSQL (PGlite) started');
   const info = inMemory ? undefined : embeddedInfoFile(dataDir);
   if (info && opts.publish !== false) fs.writeFileSync(info, JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
@@ -37,6 +61,7 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
       if (info && fs.existsSync(info)) fs.rmSync(info, { force: true });
       await server.stop();
       await db.close();
+      fs.rmSync(sock.temporary ? sock.dir : socketPath, { recursive: true, force: true });
     },
   };
 }

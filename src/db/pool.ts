@@ -9,6 +9,10 @@ export type Row = Record<string, unknown>;
 
 // setTimeout cannot wait longer than 2^31-1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long a checkout may wait for a new connection before the caller is told the database is away. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Seconds a client is asked to wait (Retry-After) while the database is unreachable. */
+export const DB_RETRY_AFTER_S = 2;
 
 /** One checked-out connection and its last statement, which must end before the connection is returned. */
 interface Connection {
@@ -74,12 +78,14 @@ export class Database implements Queryable {
   ) {
     const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
     this.log = opts.log;
-    this.pool = new pg.Pool({ max: opts.max ?? 10, ...base, types });
+    // keepAlive finds half-open sockets (a server that vanished without a FIN); connectionTimeoutMillis keeps a
+    // checkout from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
+    this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...base, types });
     this.pool.on('error', (err) => this.log.warn({ err }, 'idle database connection failed'));
     // Tests isolate themselves in a schema. It is set on every checkout, not once per connection: PGlite
     // multiplexes all connections onto one session, so another pool may have changed it in between.
     this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
-    this.cancelPool = new pg.Pool({ max: 1, ...base, types });
+    this.cancelPool = new pg.Pool({ max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...base, types });
     this.cancelPool.on('error', (err) => this.log.warn({ err }, 'idle cancellation connection failed'));
   }
 
@@ -119,17 +125,33 @@ export class Database implements Queryable {
 
   private async withConnection<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {
     const client = await this.pool.connect().catch((err) => {
-      this.log.error({ err }, 'database connection failed');
-      throw unavailable('database', 'The database is not reachable right now.');
+      this.log.warn({ err: brief(err) }, 'database connection failed');
+      throw databaseAway();
     });
+    // pg-pool listens for 'error' only on idle clients. A checked-out client whose server connection drops
+    // (pg_terminate_backend, a restart, a cut network) emits 'error' with nobody listening, which would end the
+    // process. The statement in flight rejects on its own; here we only note that the client is broken, so it is
+    // destroyed on release rather than handed to the next caller.
+    let broken: Error | undefined;
+    const onError = (err: Error) => {
+      broken = err;
+      this.log.warn({ err: brief(err) }, 'database connection lost while in use');
+    };
+    client.on('error', onError);
     const conn: Connection = { client, last: Promise.resolve() };
     try {
       if (!this.features) this.features = await this.detect(client);
       if (this.setSearchPath) await client.query(this.setSearchPath);
       return await fn(conn);
+    } catch (err) {
+      if (!(err instanceof AppError) && isConnectionLoss(err)) throw databaseAway();
+      throw err;
     } finally {
       // A statement abandoned at its deadline may still be running; the connection goes back only once it ends.
-      const release = () => client.release();
+      const release = () => {
+        client.removeListener('error', onError);
+        client.release(broken);
+      };
       conn.last.then(release, release);
     }
   }
@@ -199,6 +221,7 @@ export class Database implements Queryable {
 /** Turns a driver error into an AppError; anything unexpected is logged here and surfaces as a plain 500. */
 export function translateDatabaseError(err: unknown, log: Logger): AppError {
   if (err instanceof AppError) return err;
+  if (isConnectionLoss(err)) return databaseAway();
   const code = (err as { code?: string }).code;
   switch (code) {
     case '23505':
@@ -217,4 +240,43 @@ export function translateDatabaseError(err: unknown, log: Logger): AppError {
       log.error({ err }, 'unexpected database error');
       return internal('database', MSG.internalDb, err);
   }
+}
+
+/** 503 with Retry-After: the database went away (restart, terminated backend, network); retrying later is right. */
+export function databaseAway(): AppError {
+  return new AppError('UNAVAILABLE', 'database', 'The database is not reachable right now; retry shortly.', {
+    headers: { 'Retry-After': String(DB_RETRY_AFTER_S) },
+  });
+}
+
+// SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many
+// connections) and the socket-level errors Node and pg report when a connection is refused or cut.
+const LOST_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const LOST_MESSAGE = /Connection terminated|not queryable|timeout exceeded when trying to connect|Client was closed|connection is closed/i;
+
+/** Whether an error means the connection to the database is gone (as opposed to a statement failing). */
+export function isConnectionLoss(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (LOST_CODES.has(code) || code.startsWith('08')) return true;
+  return typeof e.message === 'string' && LOST_MESSAGE.test(e.message);
+}
+
+/** The message and code of a driver error, without a stack (connection failures are expected, not bugs). */
+function brief(err: unknown): { message: string; code?: string } {
+  const e = err as { message?: string; code?: string };
+  return { message: String(e?.message ?? err), code: e?.code };
 }

@@ -41,6 +41,48 @@ export const AZ_NODE_KINDS = [
   'AZAutomationAccount',
   'AZManagedCluster',
   'AZContainerRegistry',
+  'AZFederatedIdentityCredential',
+] as const;
+
+/**
+ * Relationship kinds AzureHound ingest writes (BloodHound graphschema/azure): containment, membership and ownership,
+ * directory roles and PIM, Azure RBAC roles, key vault access, Microsoft Graph app permissions, managed identities
+ * and federated credentials. The kinds Azure analysis derives are in POST_PROCESSED_KINDS.
+ */
+export const AZ_EDGE_KINDS = [
+  'AZContains',
+  'AZMemberOf',
+  'AZOwns',
+  'AZRunsAs',
+  'AZHasRole',
+  'AZAppAdmin',
+  'AZCloudAppAdmin',
+  'AZRoleEligible',
+  'AZRoleApprover',
+  'AZAuthenticatesTo',
+  'AZManagedIdentity',
+  'AZNodeResourceGroup',
+  'AZOwner',
+  'AZUserAccessAdministrator',
+  'AZContributor',
+  'AZKeyVaultContributor',
+  'AZVMContributor',
+  'AZVMAdminLogin',
+  'AZAvereContributor',
+  'AZWebsiteContributor',
+  'AZLogicAppContributor',
+  'AZAutomationContributor',
+  'AZAKSContributor',
+  'AZGetCertificates',
+  'AZGetKeys',
+  'AZGetSecrets',
+  'AZMGApplication_ReadWrite_All',
+  'AZMGAppRoleAssignment_ReadWrite_All',
+  'AZMGDirectory_ReadWrite_All',
+  'AZMGGroup_ReadWrite_All',
+  'AZMGGroupMember_ReadWrite_All',
+  'AZMGRoleManagement_ReadWrite_Directory',
+  'AZMGServicePrincipalEndpoint_ReadWrite_All',
 ] as const;
 
 /** Kinds that describe a node's type, in the order a primary (display) kind is chosen. */
@@ -236,6 +278,7 @@ export const TRAVERSABLE_KINDS: ReadonlySet<string> = new Set([
   'AZMGAddSecret',
   'AZMGGrantAppRoles',
   'AZMGGrantRole',
+  'SyncedToADUser',
 ]);
 
 /**
@@ -295,6 +338,7 @@ export const BUILTIN_ICONS: Readonly<Record<string, KindIcon>> = {
   AZContainerRegistry: { icon: 'box-open', color: '#0885D7' },
   AZWebApp: { icon: 'object-group', color: '#4696E9' },
   AZLogicApp: { icon: 'sitemap', color: '#9EE047' },
+  AZFederatedIdentityCredential: { icon: 'id-badge', color: '#C5A3E8' },
 };
 
 /** What a kind without a valid icon renders as: a question mark on white. */

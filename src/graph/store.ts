@@ -1,7 +1,10 @@
+import type { Queryable } from '../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from './model.js';
 
 /** Writes to the graph, inside one transaction of `GraphStore.write`. */
 export interface GraphWriter {
+  /** The transaction itself, for callers that record their own rows atomically with the graph writes. */
+  readonly tx: Queryable;
   /** Merges nodes by object id: kinds are unioned, incoming properties win. */
   upsertNodes(nodes: NodeInput[]): Promise<void>;
   /** Merges edges by (start, end, kind); endpoints that do not exist are created as placeholders. */

@@ -5,12 +5,13 @@ import type { GraphQLContext } from './context.js';
 
 /** The single context factory used by /graphql and by REST routes, so both see identical rules. */
 export function createContextFactory(services: Services, log: Logger) {
-  return (req: { requestId: string; session?: Session | null }): GraphQLContext => ({
+  return (req: { requestId: string; session?: Session | null; ip?: string }): GraphQLContext => ({
     requestId: req.requestId,
     session: req.session ?? null,
     services,
     edition: services.edition,
     log,
+    clientIp: req.ip ?? 'unknown',
     loaders: services.createLoaders(),
   });
 }

@@ -10,6 +10,8 @@ export interface GraphQLContext {
   services: Services;
   edition: 'enterprise' | 'community';
   log: Logger;
+  /** The caller's address (express `req.ip`), for login throttling. */
+  clientIp: string;
   /** Batch loaders, fresh per request. */
   loaders: Loaders;
 }

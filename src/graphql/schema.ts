@@ -4,6 +4,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from '../generated/graphql.js';
 import { applyAuthDirectives } from './directives/auth.js';
+import { accountsResolvers } from './resolvers/accounts.js';
 import { adminResolvers } from './resolvers/admin.js';
 import { collectorsResolvers } from './resolvers/collectors.js';
 import { commonResolvers } from './resolvers/common.js';
@@ -22,7 +23,7 @@ export function loadTypeDefs(): string[] {
     .map((f) => fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8'));
 }
 
-const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers, graphResolvers, datapipeResolvers, collectorsResolvers, adminResolvers];
+const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers, graphResolvers, datapipeResolvers, collectorsResolvers, adminResolvers, accountsResolvers];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */
 export function buildSchema(): GraphQLSchema {

@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { Config } from '../config.js';
 import { createContextFactory } from '../graphql/context-factory.js';
-import type { Logger } from '../logger.js';
+import { httpLogSerializers, type Logger } from '../logger.js';
 import type { RestRoute } from '../rest/route.js';
 import { ROUTES } from '../rest/routes/index.js';
 import type { OperationRunner } from '../rest/run.js';
@@ -15,6 +15,8 @@ import { signatureStrategy } from './auth/signature.js';
 import { authenticate } from './authenticate.js';
 import { readBody, readUpload } from './body.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { urlGuard } from './input-guard.js';
+import { uploadGate } from './upload-gate.js';
 import { createGraphQLHandler } from './graphql.js';
 import { prefer } from './prefer.js';
 import { rateLimiter } from './rate-limit.js';
@@ -42,21 +44,27 @@ export function buildApp(deps: AppDeps): Express {
   app.set('etag', false);
 
   app.use(requestId());
+  app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true }));
+  app.use(
+    pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }),
+  );
   app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);
   const contextFactory = createContextFactory(services, log);
   const bodyOpts = { maxBytes: config.maxJsonBodyBytes };
+  // Upload routes authenticate from the headers before their body is written anywhere.
+  const gate = uploadGate(services, { perCaller: config.uploadsPerCaller, diskBytesPerCaller: config.uploadDiskBytesPerCaller });
+  const incoming = path.join(config.dataDir, 'uploads', 'incoming');
 
   app.get('/health', limiter('GET /health'), async (_req, res) => {
     res.json(await services.health());
   });
 
-  const yoga = createGraphQLHandler(deps.schema, contextFactory, log);
+  const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
   mountRestRoutes(app, ROUTES, {
     runner: deps.runner,
     envelope: (req, res) => yoga.getEnveloped({ req, res } as never),
@@ -65,14 +73,17 @@ export function buildApp(deps: AppDeps): Express {
     authenticate: auth,
     bodyReader: (route: RestRoute) =>
       route.body === 'upload'
-        ? readUpload({ dir: path.join(config.dataDir, 'uploads', 'incoming'), maxBytes: config.maxUploadBytes })
+        ? [gate, readUpload({ dir: incoming, maxBytes: config.maxUploadBytes })]
         : readBody(route.body === 'json' || route.body === 'multipart' || route.body === 'form' ? route.body : 'none', bodyOpts),
   });
 
   app.all(
     '/graphql',
     limiter('/graphql'),
-    readBody('graphql', { ...bodyOpts, multipartMaxBytes: config.maxUploadBytes }),
+    // Multipart (file uploads) passes the upload gate first: credentials from the headers, per-caller caps.
+    (req: express.Request, res: express.Response, next: express.NextFunction) =>
+      /^multipart\//i.test(req.headers['content-type'] ?? '') ? gate(req, res, next) : next(),
+    readBody('graphql', { ...bodyOpts, multipartMaxBytes: config.maxGraphqlUploadBytes }),
     auth,
     (req, res) => yoga(req, res, { req, res }),
   );

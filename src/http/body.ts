@@ -10,6 +10,7 @@ import typeis from 'type-is';
 import { AppError, badRequest, tooLarge, unsupportedMedia } from '../errors.js';
 import { MSG } from '../messages.js';
 import type { BodyKind, FormFields } from '../rest/route.js';
+import { checkInput, clip } from './input-guard.js';
 import { StagedFile } from '../services/staged-file.js';
 
 export interface BodyOptions {
@@ -21,10 +22,10 @@ export interface BodyOptions {
  * A 413 that ends the connection once sent, after which the rest of the body is discarded. The request stream is
  * not destroyed, which would reset the connection before the client reads the answer.
  */
-function refuse(req: Request, res: Response, max: number): AppError {
+function refuse(req: Request, res: Response, max: number, what?: string): AppError {
   res.setHeader('Connection', 'close');
   req.resume();
-  return tooLarge('middleware', `${MSG.bodyTooLarge} (limit ${max} bytes)`);
+  return tooLarge('middleware', what ? `${MSG.bodyTooLarge} (over ${what})` : `${MSG.bodyTooLarge} (limit ${max} bytes)`);
 }
 
 /** The upload's chunks, stopping (without destroying the stream) once more than `max` bytes arrived. */
@@ -81,26 +82,39 @@ const isType = (type: string | undefined, types: string[]) => !!type && typeis.i
 export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const type = req.headers['content-type'];
-    const multipart = isType(type, ['multipart/form-data']);
-    // GraphQL multipart requests carry files; they may be as large as uploads.
-    const max = kind === 'graphql' && multipart ? (opts.multipartMaxBytes ?? opts.maxBytes) : opts.maxBytes;
-    const raw = await readRaw(req, res, max);
-    req.bodySource = { kind: 'buffer', data: raw };
-    req.body = undefined;
-    if (raw.length === 0 || kind === 'none') return next();
+    const multipart = isType(type, ['multipart/*']);
+    let max = opts.maxBytes;
     if (kind === 'graphql' && multipart) {
+      // GraphQL file uploads are read only for a caller the upload gate admitted from the headers.
+      if (!req.uploadAdmission) {
+        res.setHeader('Connection', 'close');
+        req.resume();
+        throw unsupportedMedia('graphql', 'Multipart GraphQL requests need credentials; send JSON otherwise.');
+      }
+      max = opts.multipartMaxBytes ?? opts.maxBytes;
+    }
+    const raw = await readRaw(req, res, max);
+    if (req.uploadAdmission && !req.uploadAdmission.take(raw.length))
+      throw refuse(req, res, max, 'the bytes one caller may have in flight across uploads');
+    if (kind === 'graphql' && multipart) {
+      req.bodySource = { kind: 'buffer', data: raw };
       req.body = raw; // graphql-yoga parses the multipart request from the bytes
       return next();
     }
+    req.bodySource = { kind: 'buffer', data: raw };
+    req.body = undefined;
+    if (raw.length === 0 || kind === 'none') return next();
     if (kind === 'multipart') {
-      if (!multipart) throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
+      if (!isType(type, ['multipart/form-data'])) throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
       req.body = await parseMultipart(raw, type!);
+      checkInput('middleware', req.body);
       return next();
     }
     if (kind === 'form') {
       if (!isType(type, ['application/x-www-form-urlencoded']))
         throw unsupportedMedia('middleware', 'The request body must be application/x-www-form-urlencoded.');
       req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+      checkInput('middleware', req.body);
       return next();
     }
     if (!isType(type, ['json', '+json']))
@@ -111,8 +125,9 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     try {
       req.body = JSON.parse(text);
     } catch (err) {
-      throw badRequest('middleware', `${MSG.badJson} ${(err as Error).message}`);
+      throw badRequest('middleware', `${MSG.badJson} ${clip((err as Error).message)}`);
     }
+    checkInput('middleware', req.body);
     next();
   };
 }
@@ -148,9 +163,12 @@ export function readUpload(opts: { dir: string; maxBytes: number }) {
     res.once('close', () => fs.rm(file, { force: true }, () => undefined));
     let size = 0;
     const out = fs.createWriteStream(file, { mode: 0o600 });
+    const admission = req.uploadAdmission;
     try {
       for await (const chunk of chunks(req, res, opts.maxBytes)) {
         size += chunk.length;
+        if (admission && !admission.take(chunk.length))
+          throw refuse(req, res, opts.maxBytes, 'the bytes one caller may have in flight across uploads');
         if (!out.write(chunk)) await once(out, 'drain');
       }
     } finally {

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, asAppError, internal, notFound } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
+import { clip } from './input-guard.js';
 
 export interface ErrorItem {
   context: string;
@@ -25,10 +26,18 @@ export function notFoundHandler(req: Request, res: Response): void {
   writeError(res, notFound('router', `${MSG.routeNotFound} (${req.method} ${req.path})`), req.requestId);
 }
 
+/** Errors from express and its parsers that carry a 4xx status (e.g. a parameter that does not decode). */
+function fromClientError(err: unknown): AppError | undefined {
+  const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST';
+  return new AppError(code, 'request', clip(err instanceof Error ? err.message : 'The request is malformed.'));
+}
+
 /** Last handler: AppErrors keep their status; body-parser style errors keep theirs; anything else is a logged 500. */
 export function errorHandler(log: Logger) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    let app = asAppError(err);
+    let app = asAppError(err) ?? fromClientError(err);
     if (!app) {
       log.error({ err, requestId: req.requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
       app = internal('server', MSG.internal);

@@ -2,25 +2,55 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import { createYoga } from 'graphql-yoga';
-import { asAppError } from '../errors.js';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { asAppError, badRequest } from '../errors.js';
 import type { ContextFactory } from '../graphql/context-factory.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
+import { bracketNesting, GRAPHQL_LIMITS, graphqlLimitPlugins } from './graphql-limits.js';
+import { checkInput } from './input-guard.js';
+
+/** Variables and the document text pass the same NUL and depth checks as REST bodies. */
+function guardParams(): Plugin {
+  return {
+    onParams({ params }) {
+      if (typeof params.query === 'string') {
+        if (params.query.includes('\u0000'))
+          throw badRequest('graphql', 'The GraphQL document contains a NUL character, which is not accepted.');
+        if (params.query.length > GRAPHQL_LIMITS.maxTokens * 64) throw badRequest('graphql', 'The GraphQL document is too long.');
+        if (bracketNesting(params.query) > GRAPHQL_LIMITS.maxNesting)
+          throw badRequest('graphql', `The GraphQL document nests more than ${GRAPHQL_LIMITS.maxNesting} levels of brackets.`);
+      }
+      checkInput('graphql', params.variables, 'The GraphQL variables');
+      checkInput('graphql', params.extensions, 'The GraphQL extensions');
+    },
+  };
+}
 
 /**
  * graphql-yoga at /graphql: the same schema and context factory as the REST routes, graphql-jit for execution,
  * and a GraphiQL page that is self-contained (no CDN), so it works offline.
  */
-export function createGraphQLHandler(schema: GraphQLSchema, contextFactory: ContextFactory, log: Logger) {
+export function createGraphQLHandler(
+  schema: GraphQLSchema,
+  contextFactory: ContextFactory,
+  log: Logger,
+  opts: { corsOrigins?: string[] } = {},
+) {
+  const origins = opts.corsOrigins ?? [];
   return createYoga<{ req: Request; res: Response }>({
     schema,
     graphqlEndpoint: '/graphql',
+    // Browsers may call from the configured origins only; yoga's default would reflect any origin.
+    cors: origins.length
+      ? { origin: origins, credentials: true, methods: ['GET', 'POST'], allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'] }
+      : false,
     context: ({ req }) => contextFactory(req),
     graphiql: { title: 'Graph Analysis Service' },
     renderGraphiQL,
     landingPage: false,
-    plugins: [useGraphQlJit()],
+    // The limits come first: tokens while parsing, aliases/depth/cost/directives on entering validation.
+    plugins: [...graphqlLimitPlugins(), guardParams(), useGraphQlJit()],
     logging: {
       debug: (...args) => log.debug({ args }, 'yoga'),
       info: (...args) => log.info({ args }, 'yoga'),

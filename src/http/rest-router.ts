@@ -11,7 +11,7 @@ export interface RestMountDeps {
   envelope: (req: Request, res: Response) => ReturnType<Envelope>;
   edition: 'enterprise' | 'community';
   limiter: (routeKey: string) => RequestHandler;
-  bodyReader: (route: RestRoute) => RequestHandler;
+  bodyReader: (route: RestRoute) => RequestHandler | RequestHandler[];
   authenticate: RequestHandler;
 }
 

@@ -1,6 +1,7 @@
 import type { Session } from '../auth/session.js';
 import type { StagedFile } from '../services/staged-file.js';
 import type { BodySource } from '../auth/body-source.js';
+import type { UploadAdmission } from './upload-gate.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -14,6 +15,8 @@ declare global {
       bodySource?: BodySource;
       /** An upload route's body, spooled to disk. */
       upload?: StagedFile;
+      /** An upload's caller and disk budget, granted from the headers before the body is read. */
+      uploadAdmission?: UploadAdmission;
       /** The request target as it arrived on the request line (path and query, still encoded). */
       rawTarget: string;
     }

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, Transform, pipeline, type Readable, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { GraphStore } from '../graph/store.js';
-import { IngestError, ingestStream, type FileResult, type IngestOptions } from './ingest-stream.js';
+import { DEFAULT_LIMITS, IngestError, ingestStream, type FileResult, type IngestOptions } from './ingest-stream.js';
 
 export interface PathResult {
   files: FileResult[];
@@ -15,8 +15,9 @@ const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const GZIP = Buffer.from([0x1f, 0x8b]);
 
 /**
- * Ingests a file from disk: SharpHound/AzureHound JSON, a zip archive of them, or either gzip-compressed. Each
- * JSON file is its own transaction; a bad file is reported and the others still land.
+ * Ingests a file from disk: SharpHound/AzureHound/OpenGraph JSON, a zip archive of them, or either
+ * gzip-compressed. Each JSON file is its own transaction; a bad file is reported and the others still land.
+ * Decompressed bytes are counted against `maxDecompressedBytes` (zip bombs), whatever the headers claim.
  */
 export async function ingestPath(
   store: GraphStore,
@@ -24,50 +25,107 @@ export async function ingestPath(
   opts: IngestOptions & { displayName?: string } = {},
 ): Promise<PathResult> {
   const name = opts.displayName ?? path.basename(file);
+  const maxBytes = opts.limits?.maxDecompressedBytes ?? DEFAULT_LIMITS.maxDecompressedBytes;
   const head = Buffer.alloc(4);
   const fd = fs.openSync(file, 'r');
-  const read = fs.readSync(fd, head, 0, 4, 0);
-  fs.closeSync(fd);
+  let read: number;
+  try {
+    read = fs.readSync(fd, head, 0, 4, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
   const out: PathResult = { files: [], errors: [] };
-  const one = async (label: string, stream: () => Readable) => {
+  const one = async (label: string, stream: Readable) => {
     try {
-      out.files.push(await ingestStream(store, label, stream(), opts));
+      out.files.push(await ingestStream(store, label, stream, opts));
     } catch (err) {
       if (err instanceof IngestError) out.errors.push(err);
       else throw err;
     }
   };
   if (read >= 4 && head.equals(ZIP)) {
-    for await (const entry of zipEntries(file)) await one(`${name}:${entry.name}`, entry.open);
+    const budget = { left: maxBytes, max: maxBytes };
+    let entries = 0;
+    try {
+      for await (const entry of zipEntries(file, name, budget)) {
+        entries++;
+        await one(`${name}:${entry.name}`, entry.stream);
+      }
+    } catch (err) {
+      if (!(err instanceof IngestError)) throw err;
+      out.errors.push(err);
+      return out;
+    }
+    if (!entries) out.errors.push(new IngestError(name, 'archive holds no JSON files'));
   } else if (read >= 2 && head.subarray(0, 2).equals(GZIP)) {
-    await one(name, () => fs.createReadStream(file).pipe(zlib.createGunzip()));
+    const budget = { left: maxBytes, max: maxBytes };
+    // pipeline (not pipe) so an error of any stage reaches the stream ingest reads, never an unhandled 'error'.
+    const gunzipped = pipeline(fs.createReadStream(file), zlib.createGunzip(), new Limit(budget), () => undefined);
+    await one(name, gunzipped);
   } else {
-    await one(name, () => fs.createReadStream(file));
+    await one(name, fs.createReadStream(file));
   }
   return out;
 }
 
-/** The .json entries of a zip archive, one at a time (never all in memory). */
-async function* zipEntries(file: string): AsyncGenerator<{ name: string; open: () => Readable }> {
+/** Fails the stream once more decompressed bytes pass than the budget allows. */
+class Limit extends Transform {
+  constructor(private readonly budget: { left: number; max: number }) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.budget.left -= chunk.length;
+    if (this.budget.left < 0) done(new Error(`decompressed data passes the limit of ${this.budget.max} bytes (zip bomb?)`));
+    else done(null, chunk);
+  }
+}
+
+/**
+ * The .json entries of a zip archive, one at a time (never all in memory). Each entry's declared size is checked
+ * against the remaining budget before it is opened, and its real bytes are counted while it streams (yauzl also
+ * refuses an entry whose bytes disagree with its header). Archive-level errors become an IngestError.
+ */
+async function* zipEntries(
+  file: string,
+  name: string,
+  budget: { left: number; max: number },
+): AsyncGenerator<{ name: string; stream: Readable }> {
+  const fail = (err: unknown) => new IngestError(name, `unreadable zip archive: ${(err as Error).message}`);
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) => (err ? reject(err) : resolve(z!))),
+    yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) => (err ? reject(fail(err)) : resolve(z!))),
   );
+  // yauzl may emit 'error' between our reads; one listener stays for the archive's life so it is never unhandled.
+  let archiveError: Error | undefined;
+  zip.on('error', (err: Error) => (archiveError ??= err));
   try {
     for (;;) {
       const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
-        zip.once('entry', resolve);
-        zip.once('end', () => resolve(undefined));
-        zip.once('error', reject);
+        if (archiveError) return reject(fail(archiveError));
+        const onEntry = (e: yauzl.Entry) => settle(() => resolve(e));
+        const onEnd = () => settle(() => resolve(undefined));
+        const onError = (err: Error) => settle(() => reject(fail(err)));
+        const settle = (fn: () => void) => {
+          zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
+          fn();
+        };
+        zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
         zip.readEntry();
       });
-      zip.removeAllListeners('entry').removeAllListeners('end').removeAllListeners('error');
       if (!entry) return;
-      if (entry.fileName.endsWith('/') || !entry.fileName.toLowerCase().endsWith('.json') || entry.fileName.startsWith('__MACOSX'))
-        continue;
-      const stream = await new Promise<Readable>((resolve, reject) =>
-        zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s!))),
+      const lower = entry.fileName.toLowerCase();
+      if (entry.fileName.endsWith('/') || !lower.endsWith('.json') || lower.startsWith('__macosx')) continue;
+      if (entry.uncompressedSize > budget.left) {
+        throw new IngestError(
+          `${name}:${entry.fileName}`,
+          `the archive decompresses to more than the limit of ${budget.max} bytes (zip bomb?)`,
+        );
+      }
+      const raw = await new Promise<Readable>((resolve, reject) =>
+        zip.openReadStream(entry, (err, s) => (err ? reject(fail(err)) : resolve(s!))),
       );
-      yield { name: entry.fileName, open: () => stream };
+      const stream = pipeline(raw, new Limit(budget), new PassThrough(), () => undefined);
+      yield { name: entry.fileName, stream };
     }
   } finally {
     zip.close();

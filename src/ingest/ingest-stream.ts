@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { EdgeInput, NodeInput } from '../graph/model.js';
+import type { Queryable } from '../db/pool.js';
 import type { GraphStore, GraphWriter } from '../graph/store.js';
 import { asAppError } from '../errors.js';
 import { convertAzure } from './azure.js';
 import { field, str } from './fields.js';
-import { JsonItemSplitter, JsonStreamError } from './json-stream.js';
-import { FILE_KINDS, SharpHoundConverter } from './sharphound.js';
+import { DEFAULT_SPLITTER_LIMITS, JsonItemSplitter, JsonStreamError, type SplitterLimits } from './json-stream.js';
+import { FILE_KINDS, SharpHoundConverter, type Converted } from './sharphound.js';
 
 /** Why a file was refused; names the file and, for malformed JSON, the position. Nothing of that file is written. */
 export class IngestError extends Error {
@@ -39,7 +39,28 @@ export interface IngestOptions {
   now?: Date;
   /** Called after each flushed batch with the objects ingested so far (progress bars). */
   onProgress?: (objects: number) => void;
+  /**
+   * Runs inside the file's transaction after its last graph write, before the commit: a caller can record the
+   * file as done atomically with its graph writes (called once per JSON file; for an archive, once per entry;
+   * `result.file` names it). Throwing rolls the file back.
+   */
+  beforeCommit?: (tx: Queryable, result: FileResult) => Promise<void>;
+  /** Size bounds (tests lower them); defaults are DEFAULT_LIMITS. */
+  limits?: Partial<IngestLimits>;
 }
+
+export interface IngestLimits extends SplitterLimits {
+  /** Bytes of one property value as JSON (arrays and objects; strings are bounded by maxStringBytes). */
+  maxPropertyBytes: number;
+  /** Decompressed bytes of one archive (all its entries) or of one gzip stream: zip bombs stop here. */
+  maxDecompressedBytes: number;
+}
+
+export const DEFAULT_LIMITS: IngestLimits = {
+  ...DEFAULT_SPLITTER_LIMITS,
+  maxPropertyBytes: 1024 * 1024,
+  maxDecompressedBytes: 16 * 1024 * 1024 * 1024,
+};
 
 const FLUSH_OBJECTS = 2500;
 const SUPPORTED = new Set([...Object.keys(FILE_KINDS), 'sessions', 'deleted', 'azure']);
@@ -47,8 +68,11 @@ const SUPPORTED = new Set([...Object.keys(FILE_KINDS), 'sessions', 'deleted', 'a
 /**
  * Ingests one collector file from a stream, in one transaction: SharpHound v5/v6 (`meta.type` users, groups, …,
  * sessions, deleted and the ADCS types) or AzureHound (`meta.type` azure). The file is never held whole in memory.
+ * Whatever goes wrong, the input is destroyed and the error is thrown as an IngestError naming the file and place
+ * (database errors keep their own type); nothing of the file is written.
  */
 export async function ingestStream(store: GraphStore, file: string, input: Readable, opts: IngestOptions = {}): Promise<FileResult> {
+  const limits: IngestLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const now = (opts.now ?? new Date()).toISOString();
   const sharphound = new SharpHoundConverter(now);
   const result: FileResult = { file, type: '', objects: 0, nodes: 0, edges: 0, perDomain: {}, unknownKinds: {} };
@@ -57,9 +81,20 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   let edges: EdgeInput[] = [];
   let deletes: string[] = [];
   let spool: Spool | undefined; // items seen before "meta" (collectors may write it last)
+  let splitter: JsonItemSplitter | undefined;
+  // Until iteration starts nothing listens for the input's errors; one must not become an uncaught 'error' event.
+  const swallow = () => undefined;
+  input.on('error', swallow);
 
   const take = (item: unknown) => {
-    const converted = type === 'azure' ? convertAzure(item, now) : sharphound.convert(type!, item);
+    const index = result.objects;
+    let converted: Converted;
+    try {
+      converted = type === 'azure' ? convertAzure(item, now) : sharphound.convert(type!, item);
+      checkPropertySizes(converted.nodes, limits.maxPropertyBytes);
+    } catch (err) {
+      throw new IngestError(file, `data item ${index}: ${(err as Error).message}`);
+    }
     nodes.push(...converted.nodes);
     edges.push(...converted.edges);
     deletes.push(...converted.deletes);
@@ -72,6 +107,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
       d[type!] = (d[type!] ?? 0) + 1;
     }
   };
+  const pending = () => nodes.length + edges.length + deletes.length;
   const flush = async (w: GraphWriter) => {
     if (nodes.length) await w.upsertNodes(nodes);
     if (edges.length) await w.upsertEdges(edges);
@@ -83,75 +119,112 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     deletes = [];
     opts.onProgress?.(result.objects);
   };
+  const drainSpool = async (w: GraphWriter) => {
+    if (!spool) return;
+    for await (const item of spool.drain()) {
+      take(item);
+      if (pending() >= FLUSH_OBJECTS * 4) await flush(w);
+    }
+    spool.dispose();
+    spool = undefined;
+  };
 
   try {
     return await store.write(async (w) => {
-      const splitter = new JsonItemSplitter({
-        meta(meta) {
-          const t = str(meta, 'type')?.toLowerCase();
-          if (!t) throw new IngestError(file, 'no valid meta tag found: "meta.type" is missing');
-          if (!SUPPORTED.has(t)) throw new IngestError(file, `unsupported file type "${t}" in meta.type`);
-          type = t;
-          result.type = t;
+      const s = (splitter = new JsonItemSplitter(
+        {
+          meta(meta) {
+            const t = str(meta, 'type')?.toLowerCase();
+            if (!t) throw new IngestError(file, 'no valid meta tag found: "meta.type" is missing');
+            if (!SUPPORTED.has(t)) throw new IngestError(file, `unsupported file type "${t}" in meta.type`);
+            type = t;
+            result.type = t;
+          },
+          item(item) {
+            if (type) take(item);
+            else (spool ??= new Spool()).write(item);
+          },
         },
-        item(item) {
-          if (type) take(item);
-          else (spool ??= new Spool()).write(item);
-        },
-      });
+        limits,
+      ));
       for await (const chunk of input) {
-        splitter.push(chunk as Buffer);
-        if (type && spool) {
-          for await (const item of spool.drain()) {
-            take(item);
-            if (nodes.length + edges.length >= FLUSH_OBJECTS * 4) await flush(w);
-          }
-          spool = undefined;
-        }
-        if (result.objects && nodes.length + edges.length + deletes.length >= FLUSH_OBJECTS * 4) await flush(w);
+        s.push(chunk as Buffer);
+        if (type && spool) await drainSpool(w);
+        if (pending() >= FLUSH_OBJECTS * 4) await flush(w);
       }
-      splitter.end();
-      if (!splitter.hasMeta) throw new IngestError(file, 'no valid meta tag found');
-      if (!splitter.hasData) throw new IngestError(file, 'no data tag found');
-      if (spool) {
-        for await (const item of spool.drain()) take(item);
-        spool = undefined;
-      }
+      s.end();
+      if (!s.hasMeta) throw new IngestError(file, 'no valid meta tag found');
+      if (!s.hasData) throw new IngestError(file, 'no data tag found');
+      await drainSpool(w);
       await flush(w);
+      if (opts.beforeCommit) await opts.beforeCommit(w.tx, result);
       return result;
     });
   } catch (err) {
     if (err instanceof IngestError || asAppError(err)) throw err; // database errors keep their status
     if (err instanceof JsonStreamError) throw new IngestError(file, `malformed JSON: ${err.message}`);
-    throw new IngestError(file, (err as Error).message); // a malformed object the converter could not read
+    const at = splitter ? ` (at line ${splitter.position.line}, byte ${splitter.position.offset})` : '';
+    throw new IngestError(file, `${(err as Error).message}${at}`); // a read error or an object the converter could not read
   } finally {
     spool?.dispose();
+    input.destroy();
   }
 }
 
-/** Items parked on disk as JSON lines until the file's type is known. */
+/** Refuses a node whose single property value is larger than the limit (as JSON). */
+function checkPropertySizes(nodes: NodeInput[], max: number): void {
+  for (const n of nodes) {
+    for (const [k, v] of Object.entries(n.properties)) {
+      if (v === null || typeof v !== 'object') continue;
+      const size = Buffer.byteLength(JSON.stringify(v));
+      if (size > max) throw new Error(`property "${k}" of ${n.objectid} is ${size} bytes, over the limit of ${max}`);
+    }
+  }
+}
+
+/**
+ * Items parked on disk as JSON lines until the file's type is known (SharpHound writes "data" before "meta").
+ * The write descriptor is closed exactly once: a second close could hit a descriptor the process has since reused.
+ */
 class Spool {
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-spool-'));
   private readonly file = path.join(this.dir, 'items.jsonl');
-  private readonly fd = fs.openSync(this.file, 'w');
+  private fd: number | undefined = fs.openSync(this.file, 'w');
 
   write(item: unknown): void {
+    if (this.fd === undefined) throw new Error('spool written after it was drained');
     fs.writeSync(this.fd, JSON.stringify(item) + '\n');
   }
 
+  /** The spooled items in order. The read stream is destroyed however the caller stops iterating. */
   async *drain(): AsyncGenerator<unknown> {
-    fs.closeSync(this.fd);
-    const lines = readline.createInterface({ input: fs.createReadStream(this.file), crlfDelay: Infinity });
-    for await (const line of lines) if (line) yield JSON.parse(line);
-    this.dispose();
+    this.closeWriter();
+    const input = fs.createReadStream(this.file);
+    try {
+      let rest: Buffer = Buffer.alloc(0);
+      for await (const chunk of input) {
+        let buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
+        for (let nl = buf.indexOf(0x0a); nl !== -1; nl = buf.indexOf(0x0a)) {
+          if (nl > 0) yield JSON.parse(buf.subarray(0, nl).toString('utf8'));
+          buf = buf.subarray(nl + 1);
+        }
+        rest = buf;
+      }
+      if (rest.length) yield JSON.parse(rest.toString('utf8'));
+    } finally {
+      input.destroy();
+    }
   }
 
   dispose(): void {
-    try {
-      fs.closeSync(this.fd);
-    } catch {
-      // already closed by drain()
-    }
+    this.closeWriter();
     fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private closeWriter(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    fs.closeSync(fd);
   }
 }

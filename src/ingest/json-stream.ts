@@ -19,6 +19,22 @@ export interface SplitterHandlers {
   item(value: unknown): void;
 }
 
+/** Bounds that keep one hostile file from exhausting memory; each is refused with its position. */
+export interface SplitterLimits {
+  /** Bytes of one data item (or of "meta"). */
+  maxItemBytes: number;
+  /** Bytes of one string anywhere in the document (a property value, a name, …). */
+  maxStringBytes: number;
+  /** Nesting depth of containers (SharpHound needs about 6, OpenGraph properties 3). */
+  maxDepth: number;
+}
+
+export const DEFAULT_SPLITTER_LIMITS: SplitterLimits = {
+  maxItemBytes: 32 * 1024 * 1024,
+  maxStringBytes: 1024 * 1024,
+  maxDepth: 64,
+};
+
 const QUOTE = 0x22,
   BACKSLASH = 0x5c,
   LBRACE = 0x7b,
@@ -52,8 +68,21 @@ export class JsonItemSplitter {
   private lastToken = 0; // last structural byte outside strings, to refuse trailing commas
   private sawData = false;
   private sawMeta = false;
+  private stringStart = 0; // absolute offset where the current string began
+  private captured = 0; // bytes of the current capture in earlier chunks
+  private readonly limits: SplitterLimits;
 
-  constructor(private readonly on: SplitterHandlers) {}
+  constructor(
+    private readonly on: SplitterHandlers,
+    limits: Partial<SplitterLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_SPLITTER_LIMITS, ...limits };
+  }
+
+  /** Bytes consumed so far (for messages naming a place in the file). */
+  get position(): { line: number; offset: number } {
+    return { line: this.line, offset: this.offset };
+  }
 
   get hasData(): boolean {
     return this.sawData;
@@ -81,6 +110,8 @@ export class JsonItemSplitter {
       const b = chunk[i]!;
       if (b === NEWLINE) this.line++;
       if (this.inString) {
+        if (this.offset + i - this.stringStart > this.limits.maxStringBytes)
+          this.fail(`a string is longer than the limit of ${this.limits.maxStringBytes} bytes`, i);
         if (this.escape) this.escape = false;
         else if (b === BACKSLASH) this.escape = true;
         else if (b === QUOTE) {
@@ -111,6 +142,7 @@ export class JsonItemSplitter {
       switch (b) {
         case QUOTE:
           this.inString = true;
+          this.stringStart = this.offset + i;
           if (depth === 1 && this.expectKey) {
             this.keyBytes = [];
             this.expectKey = false;
@@ -119,6 +151,7 @@ export class JsonItemSplitter {
         case LBRACE:
         case LBRACKET:
           if (depth === 1 && this.currentKey !== undefined) this.valueStarts(b, i);
+          if (depth >= this.limits.maxDepth) this.fail(`values are nested deeper than the limit of ${this.limits.maxDepth}`, i);
           this.stack.push(b);
           if (depth === 0) this.expectKey = true;
           break;
@@ -151,7 +184,16 @@ export class JsonItemSplitter {
       if (b !== 0x20)
         this.lastToken = b === COMMA || b === LBRACE || b === LBRACKET || b === RBRACE || b === RBRACKET || b === COLON ? b : 0;
     }
-    if (this.capture) this.capture.parts.push(chunk.subarray(this.capture.start));
+    if (this.capture) {
+      const part = chunk.subarray(this.capture.start);
+      this.captured += part.length;
+      if (this.captured > this.limits.maxItemBytes) {
+        const what = this.capture.kind === 'meta' ? '"meta"' : 'a data item';
+        this.capture = undefined;
+        this.fail(`${what} is larger than the limit of ${this.limits.maxItemBytes} bytes`, chunk.length);
+      }
+      this.capture.parts.push(part);
+    }
     this.offset += chunk.length;
   }
 
@@ -164,6 +206,7 @@ export class JsonItemSplitter {
 
   private valueStarts(b: number, i: number): void {
     const key = this.currentKey!.toLowerCase();
+    if ((key === 'data' && this.sawData) || (key === 'meta' && this.sawMeta)) this.fail(`"${key}" appears twice`, i);
     if (key === 'data') {
       if (b !== LBRACKET) this.fail('"data" must be an array', i);
       this.dataDepth = 2;
@@ -179,6 +222,10 @@ export class JsonItemSplitter {
     const c = this.capture!;
     c.parts.push(chunk.subarray(c.start, end));
     this.capture = undefined;
+    this.captured = 0;
+    if (c.parts.reduce((n, p) => n + p.length, 0) > this.limits.maxItemBytes) {
+      this.fail(`${c.kind === 'meta' ? '"meta"' : 'a data item'} is larger than the limit of ${this.limits.maxItemBytes} bytes`, end);
+    }
     const text = (c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts)).toString('utf8');
     let value: unknown;
     try {

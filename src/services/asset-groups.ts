@@ -4,6 +4,9 @@ import type { CertificationModel, Seed, SelectorModel, TagModel, TagsStore } fro
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 import { primaryKind } from '../graph/kinds.js';
 import type { GraphStore } from '../graph/store.js';
+import { seedMatches } from '../analysis/steps/tier-zero.js';
+import { parseRule, RuleSyntaxError } from '../analysis/tier-zero-rules.js';
+import { AnalysisGraph } from '../analysis/view.js';
 import { paging } from './paging.js';
 
 const CONTEXT = 'asset-group-tags';
@@ -60,11 +63,20 @@ function readSeeds(v: unknown, required: boolean): Seed[] | undefined {
   if (!Array.isArray(v) || v.length === 0 || v.length > 1000) throw badRequest(CONTEXT, 'seeds must be a list of 1 to 1000 seeds.');
   return v.map((s, i) => {
     const { type, value } = (s ?? {}) as Record<string, unknown>;
-    // BloodHound numbers seed types; 1 is an object id. Kinds are ours (BloodHound's 2 is a Cypher query).
-    const t = type === 1 || type === 'objectid' ? 'objectid' : type === 'kind' ? 'kind' : undefined;
-    if (!t) throw badRequest(CONTEXT, `seeds[${i}].type must be "objectid" (or 1) or "kind".`);
-    if (typeof value !== 'string' || !value.trim() || value.length > 200)
+    // BloodHound numbers seed types; 1 is an object id. Kinds and rules are ours (BloodHound's 2 is a Cypher query;
+    // a rule is what we have in its place, see src/analysis/tier-zero-rules.ts).
+    const t = type === 1 || type === 'objectid' ? 'objectid' : type === 'kind' ? 'kind' : type === 'rule' ? 'rule' : undefined;
+    if (!t) throw badRequest(CONTEXT, `seeds[${i}].type must be "objectid" (or 1), "kind" or "rule".`);
+    if (typeof value !== 'string' || !value.trim() || value.length > (t === 'rule' ? 500 : 200))
       throw badRequest(CONTEXT, `seeds[${i}].value must be a non-empty string.`);
+    if (t === 'rule') {
+      try {
+        parseRule(value);
+      } catch (err) {
+        if (err instanceof RuleSyntaxError) throw badRequest(CONTEXT, `seeds[${i}].value: ${err.message}`);
+        throw err;
+      }
+    }
     return { type: t, value: t === 'objectid' ? value.trim().toUpperCase() : value.trim() };
   });
 }
@@ -88,12 +100,21 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
     throw err;
   };
 
-  /** Re-evaluates one selector against the graph. Graph reads happen first: the sync is one statement. */
-  async function refresh(s: SelectorModel): Promise<void> {
+  /**
+   * Re-evaluates one selector against the graph. Graph reads happen first: the sync is one statement. Rule seeds
+   * are matched in memory on the analysis view (loaded once per refresh of all selectors).
+   */
+  async function refresh(s: SelectorModel, view?: () => Promise<AnalysisGraph>): Promise<void> {
     const objectids = s.seeds.filter((x) => x.type === 'objectid').map((x) => x.value);
     const kinds = s.seeds.filter((x) => x.type === 'kind').map((x) => x.value);
+    const rules = s.seeds.filter((x) => x.type === 'rule');
     const [byId, byKind] = await Promise.all([graph.nodesByObjectIds(objectids), graph.nodeIdsWithKinds(kinds)]);
-    const ids = [...new Set([...byId.map((n) => n.id), ...byKind])];
+    const byRule: number[] = [];
+    if (rules.length) {
+      const g = await (view ?? (() => AnalysisGraph.load(graph)))();
+      for (const r of rules) for (const n of seedMatches(g, r)) if (n.id > 0) byRule.push(n.id);
+    }
+    const ids = [...new Set([...byId.map((n) => n.id), ...byKind, ...byRule])];
     await store.syncSelector(s.id, ids, s.autoCertify);
   }
 
@@ -208,7 +229,9 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
 
     /** Re-evaluates every selector (after analysis: Tier Zero follows what analysis tagged). */
     async refreshAll(): Promise<void> {
-      for (const s of await store.allSelectors()) await refresh(s);
+      let loaded: Promise<AnalysisGraph> | undefined;
+      const view = () => (loaded ??= AnalysisGraph.load(graph));
+      for (const s of await store.allSelectors()) await refresh(s, view);
     },
 
     async members(tagId: number, input: { skip?: number | null; limit?: number | null; selectorId?: number | null }) {

@@ -5,15 +5,23 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { runAnalysis, type AnalysisResult } from '../analysis/run.js';
 import { PERMISSIONS, type Session } from '../auth/session.js';
-import type { DatapipeStateModel, DatapipeStore, IngestFileModel, IngestJobModel } from '../db/stores/datapipe-store.js';
-import { badRequest, notFound, unsupportedMedia } from '../errors.js';
+import {
+  createDatapipeStore,
+  type DatapipeStateModel,
+  type DatapipeStore,
+  type IngestFileModel,
+  type IngestJobModel,
+} from '../db/stores/datapipe-store.js';
+import { asAppError, badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
 import { ingestPath } from '../ingest/ingest-path.js';
+import { IngestError, type FileResult } from '../ingest/ingest-stream.js';
 import type { Logger } from '../logger.js';
 import { runOutsideScope } from '../scope.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 import { paging } from './paging.js';
 import { StagedFile, type UploadValue } from './staged-file.js';
+import { cleanLeftoverUploads } from './upload-cleanup.js';
 
 /** BloodHound's job status numbers. */
 export const JOB_STATUS = {
@@ -39,7 +47,24 @@ export interface DatapipeDeps {
   log: Logger;
   /** How often to look for work other replicas requested; 0 = only when kicked. */
   pollMs: number;
+  /**
+   * How long a process holds a job (and the pipeline mutex) without renewing it; it renews every quarter of this.
+   * A job whose process died is taken over by a live replica at most this long (plus one poll) later.
+   * @default 60000
+   */
+  leaseMs?: number;
+  /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
+  tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
 }
+
+/** A part of a file that an earlier attempt already committed: its transaction is rolled back, not repeated. */
+class AlreadyCommitted extends IngestError {}
+
+/** The database went away (503): work stays pending and is retried after a back-off, never marked failed. */
+const isDatabaseAway = (err: unknown) => asAppError(err)?.code === 'UNAVAILABLE';
+
+/** Back-off after a failed pipeline run: 1 s, 2 s, 4 s … at most 30 s. */
+const backoffMs = (failures: number) => Math.min(1000 * 2 ** Math.max(failures - 1, 0), 30_000);
 
 /** Called when a job finished ingest and analysis (collector jobs close with it). */
 export type JobFinishedListener = (job: IngestJobModel, files: IngestFileModel[]) => Promise<void>;
@@ -53,10 +78,15 @@ const CONTEXT = 'file-upload';
 export function createDatapipeService(deps: DatapipeDeps) {
   const { store, log } = deps;
   const instance = crypto.randomUUID();
+  const leaseMs = deps.leaseMs ?? 60_000;
+  const leaseS = leaseMs / 1000;
   let running: Promise<void> | undefined;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
+  let beatTimer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let failures = 0;
+  let pausedUntil = 0;
   const finishedListeners: JobFinishedListener[] = [];
   const analysisListeners: (() => Promise<void>)[] = [];
 
@@ -69,35 +99,65 @@ export function createDatapipeService(deps: DatapipeDeps) {
     return job;
   }
 
+  /** Renews the pipeline mutex and this process's job leases; a failed beat is retried at the next one. */
+  async function beat(): Promise<void> {
+    await Promise.all([store.heartbeat(instance), store.renewLeases(instance, leaseS)]).catch((err) =>
+      log.warn({ err: { message: (err as Error).message } }, 'datapipe heartbeat failed'),
+    );
+  }
+
   async function withHeartbeat<T>(fn: () => Promise<T>): Promise<T> {
-    const beat = setInterval(() => store.heartbeat(instance).catch((err) => log.warn({ err }, 'datapipe heartbeat failed')), 30_000);
+    const timer = setInterval(() => void beat(), leaseMs / 4);
     try {
       return await fn();
     } finally {
-      clearInterval(beat);
+      clearInterval(timer);
     }
+  }
+
+  /**
+   * Ingests one uploaded file. Every committed part (the JSON file, or each JSON entry of a zip) is recorded in its
+   * own graph transaction, so after a crash a resumed job skips what was committed and redoes the rest.
+   */
+  async function ingestFile(job: IngestJobModel, f: IngestFileModel): Promise<void> {
+    if (!fs.existsSync(f.path)) {
+      const parts = await store.partsOf(f.id);
+      const error = `${f.originalName}: the uploaded file is no longer on disk (the server that received it stopped before ingesting it)`;
+      await store.fileDone(f.id, JOB_STATUS.failed, error, parts.length ? parts : null);
+      return;
+    }
+    const seen = new Map<string, number>();
+    try {
+      const r = await ingestPath(deps.graph, f.path, {
+        displayName: f.originalName,
+        beforeCommit: async (tx, result: FileResult) => {
+          const n = (seen.get(result.file) ?? 0) + 1;
+          seen.set(result.file, n);
+          const part = n > 1 ? `${result.file}#${n}` : result.file;
+          if (!(await createDatapipeStore(tx).recordPart(f.id, part, result))) throw new AlreadyCommitted(result.file, 'already ingested');
+        },
+      });
+      const errors = r.errors.filter((e) => !(e instanceof AlreadyCommitted));
+      const parts = await store.partsOf(f.id);
+      const ok = parts.length > 0 && errors.length === 0;
+      const error = errors.length
+        ? errors.map((e) => e.message).join('; ')
+        : parts.length
+          ? null
+          : `${f.originalName}: no JSON collection files found`;
+      await store.fileDone(f.id, ok ? JOB_STATUS.complete : JOB_STATUS.failed, error, parts);
+    } catch (err) {
+      if (isDatabaseAway(err)) throw err; // stays pending; the run stops and is retried
+      log.error({ err, job: job.id, file: f.originalName }, 'ingest of an uploaded file failed');
+      await store.fileDone(f.id, JOB_STATUS.failed, `${f.originalName}: the file could not be ingested`, null);
+    }
+    fs.rmSync(f.path, { force: true });
   }
 
   /** Ingests the job's files that have not been ingested yet, each in its own transaction. */
   async function ingestPendingFiles(job: IngestJobModel): Promise<void> {
     const files = (await store.filesOf(job.id)).filter((f) => f.status === 0);
-    for (const f of files) {
-      try {
-        const r = await ingestPath(deps.graph, f.path, { displayName: f.originalName });
-        const ok = r.files.length > 0 && r.errors.length === 0;
-        const error = r.errors.length
-          ? r.errors.map((e) => e.message).join('; ')
-          : r.files.length
-            ? null
-            : `${f.originalName}: no JSON collection files found`;
-        await store.fileDone(f.id, ok ? JOB_STATUS.complete : JOB_STATUS.failed, error, r.files);
-      } catch (err) {
-        log.error({ err, job: job.id, file: f.originalName }, 'ingest of an uploaded file failed');
-        await store.fileDone(f.id, JOB_STATUS.failed, `${f.originalName}: the file could not be ingested`, null);
-      } finally {
-        fs.rmSync(f.path, { force: true });
-      }
-    }
+    for (const f of files) await ingestFile(job, f);
   }
 
   async function ingestJob(job: IngestJobModel): Promise<void> {
@@ -114,6 +174,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
 
   async function finishJobs(jobs: IngestJobModel[], result: AnalysisResult | undefined): Promise<void> {
     for (const job of jobs) {
+      fs.rmSync(path.join(deps.uploadsDir, String(job.id)), { recursive: true, force: true });
       const files = await store.filesOf(job.id);
       const failed = files.filter((f) => f.status === JOB_STATUS.failed);
       const status = !result
@@ -137,8 +198,8 @@ export function createDatapipeService(deps: DatapipeDeps) {
 
   /** One pass: ingest this process's ended jobs, then run analysis if one was requested. */
   async function runOnce(): Promise<void> {
-    const work = async () => (await store.claimJob(instance)) ?? (await store.claimStreaming(instance));
-    if ((await work()) && (await store.claim(instance, 'ingesting'))) {
+    const work = async () => (await store.claimJob(instance, leaseS)) ?? (await store.claimStreaming(instance, leaseS));
+    if ((await store.hasWork(instance)) && (await store.claim(instance, 'ingesting', leaseS))) {
       try {
         await withHeartbeat(async () => {
           for (let job = await work(); job; job = await work()) {
@@ -155,11 +216,11 @@ export function createDatapipeService(deps: DatapipeDeps) {
         deps.index.invalidate();
       }
     }
-    if (await store.claim(instance, 'analyzing')) {
+    if (await store.claim(instance, 'analyzing', leaseS)) {
       const jobs = await store.jobsInStatus(JOB_STATUS.analyzing);
       let result: AnalysisResult | undefined;
       try {
-        result = await withHeartbeat(() => runAnalysis(deps.graph));
+        result = await withHeartbeat(async () => runAnalysis(deps.graph, { tierZeroSeeds: await deps.tierZeroSeeds?.() }));
         log.info({ ...result }, 'analysis complete');
       } catch (err) {
         log.error({ err }, 'analysis failed');
@@ -188,13 +249,38 @@ export function createDatapipeService(deps: DatapipeDeps) {
           again = false;
           await runOnce();
         } while (again && !stopped);
+        failures = 0;
       } catch (err) {
-        log.error({ err }, 'datapipe run failed');
+        // Never fatal: the work stays where the tables say and the next run (after a back-off) picks it up.
+        failures++;
+        pausedUntil = Date.now() + backoffMs(failures);
+        if (isDatabaseAway(err)) log.warn({ failures, retryInMs: backoffMs(failures) }, 'datapipe paused: the database is away');
+        else log.error({ err, failures }, 'datapipe run failed');
       } finally {
         running = undefined;
       }
     });
     return running;
+  }
+
+  /**
+   * Holds the pipeline mutex (as ingest does) while `fn` runs: `gas ingest` writes the graph under it, so it and a
+   * running server never write at once. Busy → a 409, or with `wait` polls until free.
+   */
+  async function withIngestLock<T>(fn: () => Promise<T>, opts: { wait?: boolean; pollMs?: number } = {}): Promise<T> {
+    while (!(await store.claim(instance, 'ingesting', leaseS))) {
+      if (!opts.wait) {
+        const state = await store.state();
+        throw conflict('datapipe', `The data pipeline is busy (${state.status}); retry when it is idle, or wait for it.`);
+      }
+      await new Promise((r) => setTimeout(r, opts.pollMs ?? 1000));
+    }
+    try {
+      return await withHeartbeat(fn);
+    } finally {
+      await store.release(instance);
+      deps.index.invalidate();
+    }
   }
 
   return {
@@ -210,14 +296,29 @@ export function createDatapipeService(deps: DatapipeDeps) {
       analysisListeners.push(listener);
     },
 
+    withIngestLock,
+
     start(): void {
-      if (deps.pollMs > 0) timer = setInterval(() => void kick(), deps.pollMs);
-      void kick();
+      if (deps.pollMs > 0) {
+        timer = setInterval(() => {
+          if (Date.now() >= pausedUntil) void kick();
+        }, deps.pollMs);
+      }
+      // Leases of idle jobs (uploads still running) are renewed even when there is nothing to ingest.
+      beatTimer = setInterval(() => void beat(), leaseMs / 4);
+      timer?.unref();
+      beatTimer.unref();
+      void runOutsideScope(() =>
+        cleanLeftoverUploads({ uploadsDir: deps.uploadsDir, keep: store.pendingPaths, log }).catch((err) =>
+          log.warn({ err: { message: (err as Error).message } }, 'start-up cleanup of leftover uploads failed'),
+        ),
+      ).finally(() => void kick());
     },
 
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
+      clearInterval(beatTimer);
       await running;
     },
 
@@ -228,7 +329,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
     },
 
     async startUpload(s: Session): Promise<IngestJobModel> {
-      return store.createJob(s.kind === 'user' ? s.userId : null, s.kind === 'client' ? s.clientId : null, instance);
+      return store.createJob(s.kind === 'user' ? s.userId : null, s.kind === 'client' ? s.clientId : null, instance, leaseS);
     },
 
     /** Adds a file to a running job: JSON, a zip of JSON files, or either gzip-compressed. */

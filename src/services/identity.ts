@@ -1,14 +1,16 @@
 import crypto from 'node:crypto';
 import { signSessionToken, verifySessionToken } from '../auth/jwt.js';
 import { hashPassword, randomPassword, verifyPassword } from '../auth/password.js';
+import { Keyring } from '../auth/secret-box.js';
 import { PERMISSIONS, type Session, type UserSession } from '../auth/session.js';
 import type { Queryable } from '../db/pool.js';
 import { createPermissionsStore } from '../db/stores/permissions-store.js';
 import type { PrincipalsStore, UserPrincipal } from '../db/stores/principals-store.js';
 import type { SecretsStore } from '../db/stores/secrets-store.js';
 import type { SessionsStore } from '../db/stores/sessions-store.js';
+import type { LoginThrottleStore } from '../db/stores/login-throttle-store.js';
 import { createUsersStore, type RoleRef, type UserModel, type UsersStore } from '../db/stores/users-store.js';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { requireText, requireUuid } from './validate.js';
 
@@ -17,11 +19,16 @@ export interface IdentityDeps {
   sessions: SessionsStore;
   principals: PrincipalsStore;
   secrets: SecretsStore;
+  keyring: Keyring;
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   clock: () => Date;
   sessionTtlHours: number;
   log: Logger;
+  throttle: LoginThrottleStore;
 }
+
+/** Failed logins allowed per user name, and per client address, inside one window before a lock of that length. */
+export const LOGIN_LIMITS = { user: 5, ip: 30, windowSeconds: 15 * 60 };
 
 export interface LoginResult {
   userId: string;
@@ -35,9 +42,10 @@ const INVALID_LOGIN = 'Authentication is invalid: unknown user name or wrong sec
 /** Users, login sessions (JWT) and the first administrator. */
 export async function createIdentityService(deps: IdentityDeps) {
   const { users, sessions, principals, clock } = deps;
-  const jwtKey = crypto.createSecretKey(
-    Buffer.from(await deps.secrets.getOrCreate('jwt_signing_key', crypto.randomBytes(32).toString('base64')), 'base64'),
-  );
+  // Sealed at rest under the server key; a plain value is from before migration 0008 (sealed at start).
+  const aad = 'app_secrets.value:jwt_signing_key';
+  const stored = await deps.secrets.getOrCreate('jwt_signing_key', deps.keyring.seal(crypto.randomBytes(32).toString('base64'), aad));
+  const jwtKey = crypto.createSecretKey(Buffer.from(Keyring.isSealed(stored) ? deps.keyring.open(stored, aad) : stored, 'base64'));
 
   function toUserSession(p: UserPrincipal, extra: Pick<UserSession, 'method' | 'sessionId' | 'tokenId'>): UserSession {
     return {
@@ -93,18 +101,34 @@ export async function createIdentityService(deps: IdentityDeps) {
 
   return {
     /** POST /api/v2/login: only the `secret` method exists. */
-    async login(input: { loginMethod: string; username: string; secret: string }): Promise<LoginResult> {
+    async login(input: { loginMethod: string; username: string; secret: string }, clientIp = 'unknown'): Promise<LoginResult> {
       if (input.loginMethod.toLowerCase() !== 'secret') {
-        throw badRequest(CONTEXT, `Login method ${input.loginMethod} is not supported; use "secret".`);
+        throw badRequest(CONTEXT, `Login method ${input.loginMethod.slice(0, 64)} is not supported; use "secret".`);
       }
       const username = requireText(CONTEXT, 'username', input.username, 256);
       if (!input.secret) throw badRequest(CONTEXT, 'secret is required.');
+      if (input.secret.length > 1024) throw badRequest(CONTEXT, 'secret is longer than 1024 characters.');
+      // Checked before any hashing: a locked user name or address costs the server nothing.
+      const now = clock();
+      const subject = username.toLowerCase();
+      const locked = await deps.throttle.lockedUntil(clientIp, subject, now);
+      if (locked) {
+        const retry = Math.max(1, Math.ceil((locked.getTime() - now.getTime()) / 1000));
+        throw new AppError('RATE_LIMITED', CONTEXT, `Too many failed logins for this user or from this address; try again in ${retry} seconds.`, {
+          headers: { 'Retry-After': String(retry) },
+        });
+      }
       const user = await users.getByName(username);
       // Hash even for unknown users so response time does not reveal which user names exist.
       const ok = user?.secretDigest
         ? await verifyPassword(input.secret, user.secretDigest)
         : (await verifyPassword(input.secret, DUMMY_DIGEST), false);
-      if (!user || !ok) throw unauthorized(CONTEXT, INVALID_LOGIN);
+      if (!user || !ok) {
+        await deps.throttle.fail('user', subject, now, LOGIN_LIMITS.user, LOGIN_LIMITS.windowSeconds);
+        await deps.throttle.fail('ip', clientIp, now, LOGIN_LIMITS.ip, LOGIN_LIMITS.windowSeconds);
+        throw unauthorized(CONTEXT, INVALID_LOGIN);
+      }
+      await deps.throttle.clear('user', subject);
       if (user.isDisabled) throw unauthorized(CONTEXT, 'This user is disabled.');
       const authExpired = !!user.secretExpiresAt && user.secretExpiresAt.getTime() < clock().getTime();
       return { ...(await startSession(user.id, 'secret')), authExpired };
@@ -114,14 +138,20 @@ export async function createIdentityService(deps: IdentityDeps) {
     startSession,
 
     /**
-     * The user an SSO principal maps to (by name, else email). Unknown principals are created with `roleId` when
-     * the provider auto-provisions (`roleId` set), else refused; disabled users are refused.
+     * The user an SSO principal maps to: only users bound to this provider (created by it, or linked to it by an
+     * administrator with `gas user link-sso`) are candidates, by name, else email. A local password user such as
+     * the built-in admin is never reached by an assertion naming it. Unknown principals are created with `roleId`
+     * when the provider auto-provisions (`roleId` set), else refused; disabled users are refused.
      */
     async ssoUser(principal: string, provider: { id: number; roleId: number | null }): Promise<string> {
-      const found = await users.byNameOrEmail(principal);
+      const found = await users.ssoUser(principal, provider.id);
       if (found?.isDisabled) throw forbidden('sso', 'This user is disabled.');
       if (found) return found.id;
-      if (provider.roleId === null) throw forbidden('sso', `No user matches "${principal}" and this provider does not create users.`);
+      const shown = principal.slice(0, 200);
+      if (provider.roleId === null) throw forbidden('sso', `No user of this provider matches "${shown}" and this provider does not create users.`);
+      if (await users.getByName(principal)) {
+        throw forbidden('sso', `A user named "${shown}" exists but is not linked to this provider; an administrator must link it (gas user link-sso).`);
+      }
       return deps.tx(async (q) => {
         const txUsers = createUsersStore(q);
         const role = await createPermissionsStore(q).roleById(provider.roleId!);

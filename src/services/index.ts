@@ -34,6 +34,10 @@ import { createTagsStore } from '../db/stores/tags-store.js';
 import { createAssetGroupsService } from './asset-groups.js';
 import { createCustomNodesService } from './custom-nodes.js';
 import { createSsoService } from './sso.js';
+import { Keyring } from '../auth/secret-box.js';
+import { createSecretsService } from './secrets.js';
+import { createAccountsService } from './accounts.js';
+import { createLoginThrottleStore } from '../db/stores/login-throttle-store.js';
 
 export interface ServiceDeps {
   db: Database;
@@ -51,19 +55,27 @@ export async function createServices(d: ServiceDeps) {
   const { db, config, log, clock } = d;
   const users = createUsersStore(db);
   const principals = createPrincipalsStore(db);
+  const tokensStore = createTokensStore(db);
+  // Token keys and the JWT key are sealed with a key outside the database (GAS_SECRET_KEY or DATA_DIR/secret.key).
+  const keyring = new Keyring({ envKey: config.secretKey, envPrevious: config.secretKeyPrevious, dataDir: config.dataDir });
+  const secretsStore = createSecretsStore(db);
+  const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
+  await secrets.sealPlain();
+  const sessions = createSessionsStore(db);
   const identity = await createIdentityService({
     users,
-    sessions: createSessionsStore(db),
+    sessions,
+    throttle: createLoginThrottleStore(db),
     principals,
-    secrets: createSecretsStore(db),
+    secrets: secretsStore,
+    keyring,
     tx: (fn) => db.tx(fn),
     clock,
     sessionTtlHours: config.sessionTtlHours,
     log: log.child({ module: 'identity' }),
   });
   const permissions = createPermissionsService(createPermissionsStore(db));
-  const tokensStore = createTokensStore(db);
-  const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock });
+  const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock, keyring });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
@@ -75,6 +87,7 @@ export async function createServices(d: ServiceDeps) {
     uploadsDir: path.join(config.dataDir, 'uploads'),
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
+    tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
   });
   const clientsStore = createClientsStore(db);
   const clients = createClientsService({
@@ -118,12 +131,23 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'sso' }),
   });
 
+  const accounts = createAccountsService({
+    users,
+    sessions,
+    sso: createSsoStore(db),
+    tx: (fn) => db.tx(fn),
+    clock,
+    log: log.child({ module: 'accounts' }),
+  });
+
   return {
     storage: d.storage,
     edition: config.edition,
     identity,
     permissions,
     tokens,
+    secrets,
+    accounts,
     graphStore,
     graphIndex,
     graph,

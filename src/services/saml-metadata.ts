@@ -42,7 +42,13 @@ export function parseIdpMetadata(context: string, xml: string): IdpMetadata {
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw badRequest(context, 'metadata must not contain a DTD or entity declarations.');
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw badRequest(context, `metadata is not well-formed XML: ${valid.err.msg} (line ${valid.err.line}).`);
-  const doc = parser.parse(xml) as Node;
+  let doc: Node;
+  try {
+    doc = parser.parse(xml) as Node;
+  } catch (err) {
+    // The parser refuses documents nested too deeply (and the like) by throwing; that is the sender's fault.
+    throw badRequest(context, `metadata could not be read: ${(err as Error).message.slice(0, 200)}.`);
+  }
   const entities = [...list(doc.EntityDescriptor), ...list((doc.EntitiesDescriptor as Node | undefined)?.EntityDescriptor)];
   if (!entities.length) throw badRequest(context, 'metadata has no EntityDescriptor.');
   const entity = entities.find((e) => list(e.IDPSSODescriptor).length > 0);

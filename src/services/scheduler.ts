@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/pool.js';
 import { createEventsStore } from '../db/stores/events-store.js';
 import { createJobsStore } from '../db/stores/jobs-store.js';
+import { asAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { runOutsideScope } from '../scope.js';
 import { flagsOf } from './events.js';
@@ -27,6 +28,9 @@ export function createScheduler(deps: SchedulerDeps) {
   const { log } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
+  // A failed tick (the database away) is never fatal: ticks pause for 1 s, 2 s, 4 s … at most 5 minutes.
+  let failures = 0;
+  let pausedUntil = 0;
 
   async function tickBatch(now: Date): Promise<{ seen: number; created: number }> {
     return deps.tx(async (q) => {
@@ -76,14 +80,23 @@ export function createScheduler(deps: SchedulerDeps) {
     start(): void {
       if (deps.pollMs <= 0) return;
       timer = setInterval(() => {
-        if (running) return;
+        if (running || Date.now() < pausedUntil) return;
         running = runOutsideScope(() => tick())
+          .then((n) => {
+            failures = 0;
+            return n;
+          })
           .catch((err) => {
-            log.error({ err }, 'scheduler tick failed');
+            failures++;
+            const wait = Math.min(1000 * 2 ** (failures - 1), 300_000);
+            pausedUntil = Date.now() + wait;
+            if (asAppError(err)?.code === 'UNAVAILABLE') log.warn({ failures, retryInMs: wait }, 'scheduler paused: the database is away');
+            else log.error({ err, failures, retryInMs: wait }, 'scheduler tick failed');
             return 0;
           })
           .finally(() => (running = undefined));
       }, deps.pollMs);
+      timer.unref();
     },
     async stop(): Promise<void> {
       clearInterval(timer);

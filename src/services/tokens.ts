@@ -1,7 +1,8 @@
 import type { BodySource } from '../auth/body-source.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { beginSignature, digestsEqual } from '../auth/signature.js';
+import { Keyring } from '../auth/secret-box.js';
+import { beginSignature, digestsEqual, MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES, namedHour } from '../auth/signature.js';
 import { PERMISSIONS, type Session, type UserSession } from '../auth/session.js';
 import type { PrincipalsStore } from '../db/stores/principals-store.js';
 import type { TokenModel, TokensStore } from '../db/stores/tokens-store.js';
@@ -30,8 +31,46 @@ export interface TokensDeps {
   users: UsersStore;
   identity: IdentityService;
   clock: () => Date;
-  /** Largest accepted distance between RequestDate and server time (1 h: a replay lives at most two hours). */
-  maxSkewMs?: number;
+  keyring: Keyring;
+}
+
+/** How far a client's clock may run ahead of ours: its hour may start up to an hour after now. */
+const AHEAD_MS = 3600_000;
+/** How long after the start of the hour it names a signature stays usable. */
+const LIFETIME_MS = 2 * 3600_000;
+
+const fmtOffset = (m: number) =>
+  `${m < 0 ? '-' : '+'}${String(Math.floor(Math.abs(m) / 60)).padStart(2, '0')}:${String(Math.abs(m) % 60).padStart(2, '0')}`;
+
+/** Associated data of a sealed token key: the key opens only in its own row. */
+export const tokenKeyAad = (tokenId: string) => `auth_tokens.key:${tokenId.toLowerCase()}`;
+
+/**
+ * The window check of a signed request. Only the hour text is signed, so the check is made on the start of that
+ * hour, read in the claimed offset and, when the token has one fixed by earlier use, in that offset too: a replay
+ * cannot buy time by claiming another offset. Returns the refusal message, or undefined when inside.
+ */
+export function windowRefusal(requestDate: string, nowMs: number, pinnedOffset: number | null): string | undefined {
+  const named = namedHour(requestDate);
+  if (!named) return 'the RequestDate header is malformed.';
+  if (named.offsetMinutes < MIN_OFFSET_MINUTES || named.offsetMinutes > MAX_OFFSET_MINUTES) {
+    return `RequestDate offset ${fmtOffset(named.offsetMinutes)} is not a real UTC offset (-12:00 to +14:00).`;
+  }
+  const readings = [named.offsetMinutes];
+  if (pinnedOffset !== null && pinnedOffset !== named.offsetMinutes) readings.push(pinnedOffset);
+  for (const offset of readings) {
+    const hourStart = named.hourTextMs - offset * 60_000;
+    const pinned = offset !== named.offsetMinutes ? ` when its hour is read in this token's offset ${fmtOffset(offset)} (fixed by its first use)` : '';
+    if (nowMs < hourStart - AHEAD_MS) {
+      const minutes = ((hourStart - AHEAD_MS - nowMs) / 60_000).toFixed(2);
+      return `RequestDate is too far ahead of server time${pinned} by ${minutes} minutes beyond the allowed hour. Server time is ${new Date(nowMs).toISOString()}.`;
+    }
+    if (nowMs >= hourStart + LIFETIME_MS) {
+      const minutes = ((nowMs - hourStart - LIFETIME_MS) / 60_000).toFixed(2);
+      return `RequestDate is too far behind server time${pinned} by ${minutes} minutes: a signature is valid until two hours after the hour it names. Server time is ${new Date(nowMs).toISOString()}.`;
+    }
+  }
+  return undefined;
 }
 
 export type CreatedToken = TokenModel & { key: string };
@@ -40,11 +79,27 @@ const CONTEXT = 'tokens';
 
 /** API tokens: issue, list, revoke, and verify the signed requests made with them. */
 export function createTokensService(deps: TokensDeps) {
-  const { tokens, clock } = deps;
-  const maxSkewMs = deps.maxSkewMs ?? 3600_000;
+  const { tokens, clock, keyring } = deps;
+
+  /** Stores a new token with its key sealed to its row. */
+  async function insert(store: TokensStore, t: { userId: string | null; clientId: string | null; name: string | null }) {
+    const id = crypto.randomUUID();
+    const key = newTokenKey();
+    const created = await store.create({ ...t, id, sealedKey: keyring.seal(key, tokenKeyAad(id)) });
+    return { ...created, key };
+  }
   let clientResolver: ClientResolver | undefined;
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
+
+  /** The token's principal, when the token is known and the RequestDate within the window; a 401 otherwise. */
+  async function knownToken(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>) {
+    const p = await deps.principals.byToken(r.tokenId.toLowerCase());
+    if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
+    const refusal = windowRefusal(r.requestDate, clock().getTime(), p.requestOffsetMinutes);
+    if (refusal) throw unauthorized('auth', `Signed request rejected: ${refusal}`);
+    return p;
+  }
 
   return {
     /** Lets the collectors service turn client-owned tokens into client sessions. */
@@ -59,9 +114,7 @@ export function createTokensService(deps: TokensDeps) {
         throw forbidden(CONTEXT, 'You may only create tokens for yourself.');
       }
       if (!(await deps.users.get(userId))) throw notFound(CONTEXT, 'The requested user could not be found.');
-      const key = newTokenKey();
-      const created = await tokens.create({ userId, clientId: null, name: input.name?.trim() || null, key });
-      return { ...created, key };
+      return insert(tokens, { userId, clientId: null, name: input.name?.trim() || null });
     },
 
     /** Tokens of the caller, or of another user for callers who may manage users. Never includes keys. */
@@ -87,17 +140,15 @@ export function createTokensService(deps: TokensDeps) {
      * unknown token, disabled owner, date outside the window, digest mismatch. Updates last_access on success.
      */
     async verifySignedRequest(r: SignedRequest): Promise<Session> {
-      const p = await deps.principals.byToken(r.tokenId.toLowerCase());
-      if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
-      const skew = r.requestTime.getTime() - clock().getTime();
-      if (Math.abs(skew) > maxSkewMs) {
-        const minutes = ((Math.abs(skew) - maxSkewMs) / 60_000).toFixed(2);
-        throw unauthorized(
-          'auth',
-          `Signed request rejected: RequestDate is too far ${skew > 0 ? 'ahead of' : 'behind'} server time by ${minutes} minutes beyond the allowed hour. Server time is ${clock().toISOString()}.`,
-        );
+      const p = await knownToken(r);
+      let key: string;
+      try {
+        key = Keyring.isSealed(p.key) ? keyring.open(p.key, tokenKeyAad(p.tokenId)) : p.key;
+      } catch (err) {
+        // The row was tampered with or sealed under a key this server lacks: the token cannot be checked.
+        throw unauthorized('auth', `Signed request rejected: the token's stored key cannot be opened (${(err as Error).message})`);
       }
-      const h = beginSignature(p.key, r.method, r.target, r.requestDate);
+      const h = beginSignature(key, r.method, r.target, r.requestDate);
       if (r.body.kind === 'buffer') h.update(r.body.data);
       else for await (const chunk of fs.createReadStream(r.body.path)) h.update(chunk as Buffer);
       if (!digestsEqual(h.digest(), r.signature)) {
@@ -117,15 +168,21 @@ export function createTokensService(deps: TokensDeps) {
           { method: 'signature', tokenId: p.tokenId },
         );
       }
-      await tokens.touch(p.tokenId, clock());
+      await tokens.touch(p.tokenId, clock(), namedHour(r.requestDate)!.offsetMinutes);
       return session;
+    },
+
+    /**
+     * The part of verifySignedRequest that needs no body: a known token and a RequestDate in the window. Upload
+     * routes call it before streaming a body to disk, so unknown or stale callers write nothing.
+     */
+    async precheckSignedRequest(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>): Promise<void> {
+      await knownToken(r);
     },
 
     /** Issues a client-owned token (clients service), through `store` when inside its transaction. */
     async createForClient(clientId: string, name: string, store: TokensStore = tokens): Promise<CreatedToken> {
-      const key = newTokenKey();
-      const created = await store.create({ userId: null, clientId, name, key });
-      return { ...created, key };
+      return insert(store, { userId: null, clientId, name });
     },
   };
 }

@@ -11,6 +11,9 @@ import { createServices, type Services } from '../../src/services/index';
 import { signRequest } from '../../src/auth/signature';
 import { createTestDb, embedded, testLog, type TestDb } from './db';
 
+/** The server key of every test app and CLI run (GAS_SECRET_KEY); tests of the key file override it. */
+export const TEST_SECRET_KEY = 'dGVzdC1zZWNyZXQta2V5LWZvci10aGUtdGVzdHMtLS0=';
+
 export const ADMIN_PASSWORD = 'admin-password-for-tests';
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -19,6 +22,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     port: 0,
     host: '127.0.0.1',
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'gas-test-')),
+    // Every app and CLI run of a test shares the database, so they share the key that seals its secrets.
+    secretKey: TEST_SECRET_KEY,
     adminPassword: ADMIN_PASSWORD,
     rateLimitRps: 10_000,
     rootUrl: 'http://gas.test',

@@ -102,7 +102,8 @@ describe('ADCS analysis on collected certificate data', () => {
     expect(got).toEqual(
       [
         `${CA} TrustedForNTAuth ${STORE}`,
-        `${CA} EnterpriseCAFor ${ROOT}`,
+        // no EnterpriseCAFor: the issuing CA's own thumbprint (BBB) is not published as a root or AIA CA; it
+        // chains to the root through IssuedSignedBy
         `${CA} IssuedSignedBy ${ROOT}`,
         `${HOST} GoldenCert ${D}`,
         // the group has both enrollment rights; its member is covered by it, and the template needing

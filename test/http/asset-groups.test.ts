@@ -71,7 +71,11 @@ describe('zones, labels and certification (endpoint 5)', () => {
       object_id: DOMAIN_ADMINS,
       certified: 1,
       certified_by: { string: 'admin', valid: true },
-      selectors: [expect.objectContaining({ name: 'Tier Zero (analysis)', is_default: true })],
+      // the analysis tag and the seeded rule selector both select it
+      selectors: expect.arrayContaining([
+        expect.objectContaining({ name: 'Tier Zero (analysis)', is_default: true }),
+        expect.objectContaining({ name: 'Domain Admins', seeds: [{ type: 'rule', value: 'kind:Group objectid$=-512' }] }),
+      ]),
       certification_history: [
         expect.objectContaining({
           action: 2,
@@ -227,7 +231,10 @@ describe('zones, labels and certification (endpoint 5)', () => {
       });
     expect(res.body.data.assetGroupTag).toMatchObject({
       name: 'Tier Zero',
-      selectors: [{ name: 'Tier Zero (analysis)', isDefault: true }],
+      selectors: expect.arrayContaining([
+        { name: 'Tier Zero (analysis)', isDefault: true },
+        { name: 'Certificate template', isDefault: false },
+      ]),
     });
     expect(res.body.data.assetGroupTag.members.members).toHaveLength(1);
   });

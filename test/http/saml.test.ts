@@ -215,6 +215,13 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
     const sp = `${ROOT}/api/v2/sso/closed-idp`;
     const base = { audience: sp, acs: `${sp}/callback`, nameId: 'someone@example.com' };
     const known = await userWithRole(t, 'Read-Only', 'carol');
+    // A local password user is reachable through an IdP only once an administrator links them (issue 9 item 10).
+    const unlinked = await callback(
+      'closed-idp',
+      closed.response({ ...base, attributes: { uid: 'carol' }, inResponseTo: await startLogin('closed-idp') }),
+    );
+    expectWrapper(unlinked, 403);
+    await t.services.accounts.linkSso(await t.services.identity.principalByName('admin'), known.id, 'closed-idp');
     const ok = await callback(
       'closed-idp',
       closed.response({ ...base, attributes: { uid: 'carol' }, inResponseTo: await startLogin('closed-idp') }),
@@ -225,7 +232,7 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
       'closed-idp',
       closed.response({ ...base, attributes: { uid: 'dave' }, inResponseTo: await startLogin('closed-idp') }),
     );
-    expect(expectWrapper(unknown, 403).message).toMatch(/No user matches "dave"/);
+    expect(expectWrapper(unknown, 403).message).toMatch(/No user of this provider matches "dave"/);
     // the other IdP's assertions are not accepted here
     const crossed = await callback(
       'closed-idp',

@@ -62,6 +62,8 @@ describe('signed requests (apisignature)', () => {
   });
 
   it('accepts a RequestDate with another UTC offset, hashing its own hour', async () => {
+    // A fresh token: a token's first request fixes its offset (see secrets-signature.test.ts).
+    const token = await apiToken(t.app, await login(t.app), 'offset');
     const date = new Date();
     const local = new Date(date.getTime() + 5.5 * 3600_000).toISOString().replace('Z', '+05:30');
     const sig = computeSignature(token.key, 'GET', '/api/v2/permissions/3', local).toString('base64');
@@ -105,11 +107,11 @@ describe('signed requests (apisignature)', () => {
 
     it('a date too far ahead', async () => {
       const res = await signed(t.app, token, 'GET', '/api/v2/permissions/1', undefined, { date: new Date(Date.now() + 2 * 3600_000) });
-      expect(expectWrapper(res, 401).message).toMatch(/too far ahead of server time by 60\.\d\d minutes/);
+      expect(expectWrapper(res, 401).message).toMatch(/too far ahead of server time by \d+\.\d\d minutes/);
     });
 
     it('a date too far behind (a replay older than the window)', async () => {
-      const res = await signed(t.app, token, 'GET', '/api/v2/permissions/1', undefined, { date: new Date(Date.now() - 61 * 60_000) });
+      const res = await signed(t.app, token, 'GET', '/api/v2/permissions/1', undefined, { date: new Date(Date.now() - 3 * 3600_000) });
       expect(expectWrapper(res, 401).message).toMatch(/too far behind server time/);
     });
 

@@ -1,75 +1,99 @@
 import type { AnalysisGraph, ANode, Changes } from '../view.js';
-
-const ENROLL_RIGHTS = ['Enroll', 'GenericAll', 'AllExtendedRights'];
-const list = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => String(x).toUpperCase()) : []);
-const thumb = (n: ANode) => (typeof n.props.certthumbprint === 'string' ? n.props.certthumbprint.toUpperCase() : undefined);
+import { AdcsContext, EKU_ANY_PURPOSE, EKU_CERT_REQUEST_AGENT, strings, thumbprint, tpl, upper } from './adcs-context.js';
+import { esc1, esc13, esc3, esc4, esc6 } from './adcs-esc.js';
+import { esc9, esc10 } from './adcs-esc9-10.js';
 
 /**
- * The ADCS edges derivable from collected certificate data (PostADCS): TrustedForNTAuth, EnterpriseCAFor,
- * IssuedSignedBy, then per domain GoldenCert and ESC1.
+ * ADCS post-processing (PostADCS). First the edges that depend only on collected certificate data —
+ * TrustedForNTAuth, IssuedSignedBy, EnterpriseCAFor, ExtendedByPolicy — then EnrollOnBehalfOf, then per enterprise
+ * CA the domain-escalation edges: GoldenCert and ESC1, 3, 4, 6a/b, 9a/b, 10a/b, 13.
  */
 export function adcs(g: AnalysisGraph, c: Changes): void {
   const cas = g.ofKind('EnterpriseCA');
-  if (!cas.length) return;
-  const stores = g.ofKind('NTAuthStore');
-  const roots = [...g.ofKind('RootCA'), ...g.ofKind('AIACA')];
+  const roots = g.ofKind('RootCA');
+  const aias = g.ofKind('AIACA');
+  const byThumb = new Map<string, ANode[]>();
+  for (const n of [...cas, ...roots, ...aias]) {
+    const t = thumbprint(n);
+    if (t) byThumb.set(t, [...(byThumb.get(t) ?? []), n]);
+  }
+  const withThumb = (t: string, kinds: string[]) => (byThumb.get(t.toUpperCase()) ?? []).filter((n) => kinds.some((k) => n.kinds.has(k)));
 
+  // TrustedForNTAuth: the store lists the CA's certificate.
+  for (const store of g.ofKind('NTAuthStore')) {
+    for (const t of upper(store.props.certthumbprints))
+      for (const ca of withThumb(t, ['EnterpriseCA'])) c.edge(ca, store, 'TrustedForNTAuth');
+  }
+  // IssuedSignedBy: a certificate's issuer is the second entry of its chain.
+  for (const n of [...cas, ...roots, ...aias]) {
+    const issuer = upper(n.props.certchain)[1];
+    if (issuer) for (const s of withThumb(issuer, ['EnterpriseCA', 'RootCA', 'AIACA'])) c.edge(n, s, 'IssuedSignedBy');
+  }
+  // EnterpriseCAFor: the enterprise CA's own certificate is also published as a root or AIA CA (a self-signed
+  // enterprise CA has a chain of one, so this is a thumbprint match, not a chain look-up).
   for (const ca of cas) {
-    const t = thumb(ca);
-    for (const store of stores) if (t && list(store.props.certthumbprints).includes(t)) c.edge(ca, store, 'TrustedForNTAuth');
-    const chain = list(ca.props.certchain);
-    for (const root of roots) {
-      const rt = thumb(root);
-      if (rt && chain.slice(1).includes(rt)) c.edge(ca, root, 'EnterpriseCAFor');
-    }
+    const t = thumbprint(ca);
+    if (t) for (const r of withThumb(t, ['RootCA', 'AIACA'])) c.edge(ca, r, 'EnterpriseCAFor');
   }
-  // IssuedSignedBy: a certificate's issuer is the next thumbprint in its chain.
-  for (const n of [...cas, ...roots]) {
-    const issuer = list(n.props.certchain)[1];
-    const signer = issuer && roots.find((r) => thumb(r) === issuer && r.id !== n.id);
-    if (signer) c.edge(n, signer, 'IssuedSignedBy');
-  }
+  extendedByPolicy(g, c);
 
-  for (const domain of g.ofKind('Domain')) {
-    const domainStores = new Set(g.in(domain.id, 'NTAuthStoreFor').map((e) => e.startId));
-    const domainRoots = new Set(g.in(domain.id, 'RootCAFor').map((e) => e.startId));
-    for (const ca of cas) {
-      const trusted = g.out(ca.id, 'TrustedForNTAuth').some((e) => domainStores.has(e.endId));
-      const chained = g.out(ca.id, 'EnterpriseCAFor').some((e) => domainRoots.has(e.endId));
-      if (!trusted || !chained) continue;
-      for (const host of g.in(ca.id, 'HostsCAService')) c.edge(g.node(host.startId), domain, 'GoldenCert');
-      esc1(g, c, ca, domain);
-    }
+  const ctx = new AdcsContext(g);
+  enrollOnBehalfOf(ctx, c);
+  for (const ca of cas) {
+    const domains = ctx.targetDomains(ca);
+    if (!domains.length) continue;
+    for (const host of g.in(ca.id, 'HostsCAService')) for (const d of domains) c.edge(g.node(host.startId), d, 'GoldenCert');
+    esc1(ctx, c, ca, domains);
+    esc3(ctx, c, ca, domains);
+    esc4(ctx, c, ca, domains);
+    esc6(ctx, c, ca, domains);
+    esc9(ctx, c, ca, domains);
+    esc10(ctx, c, ca, domains);
+    esc13(ctx, c, ca);
+  }
+}
+
+/** ExtendedByPolicy: a template's certificate policies name an issuance policy of the same domain. */
+function extendedByPolicy(g: AnalysisGraph, c: Changes): void {
+  const byOid = new Map<string, ANode[]>();
+  for (const p of g.ofKind('IssuancePolicy')) {
+    const oid = p.props.certtemplateoid;
+    if (typeof oid === 'string') byOid.set(oid, [...(byOid.get(oid) ?? []), p]);
+  }
+  for (const t of g.ofKind('CertTemplate')) {
+    const sid = t.props.domainsid;
+    if (typeof sid !== 'string' || !sid) continue;
+    for (const oid of strings(t.props.certificatepolicy))
+      for (const p of byOid.get(oid) ?? []) if (p.props.domainsid === sid) c.edge(t, p, 'ExtendedByPolicy');
   }
 }
 
 /**
- * ESC1: a principal who may enroll on both the CA and a template published to it, where the template lets the
- * enrollee supply the subject, allows client authentication, needs no manager approval and no authorised
- * signatures (schema 1 or zero signatures).
+ * EnrollOnBehalfOf from an enrollment-agent template to the templates it can request for others, for templates
+ * published to a CA chained to a domain (EnrollOnBehalfOfVersionOne / VersionTwo). Schema 1 targets accept any
+ * agent template (Certificate Request Agent, Any Purpose or no EKUs); schema 2+ targets must require one
+ * authorised signature with the Certificate Request Agent application policy, and the agent must carry exactly
+ * that EKU (Any Purpose is refused).
  */
-function esc1(g: AnalysisGraph, c: Changes, ca: ANode, domain: ANode): void {
-  const enrollers = (target: ANode) => {
-    const direct = ENROLL_RIGHTS.flatMap((k) => g.in(target.id, k).map((e) => e.startId));
-    const all = new Set(direct);
-    for (const id of direct) for (const m of g.membersOf(id)) all.add(m);
-    return { direct: new Set(direct), all };
-  };
-  const caEnroll = enrollers(ca);
-  for (const p of g.in(ca.id, 'PublishedTo')) {
-    const t = g.node(p.startId);
-    const vulnerable =
-      t.props.enrolleesuppliessubject === true &&
-      t.props.authenticationenabled === true &&
-      t.props.requiresmanagerapproval !== true &&
-      (Number(t.props.schemaversion) === 1 || Number(t.props.authorizedsignatures ?? 0) === 0);
-    if (!vulnerable) continue;
-    const tEnroll = enrollers(t);
-    // The smallest set: principals with both rights whose groups do not already have both.
-    for (const id of tEnroll.all) {
-      if (!caEnroll.all.has(id)) continue;
-      const covered = [...g.groupsOf(id)].some((x) => tEnroll.all.has(x) && caEnroll.all.has(x));
-      if (!covered) c.edge(g.node(id), domain, 'ADCSESC1');
+function enrollOnBehalfOf(ctx: AdcsContext, c: Changes): void {
+  const v1 = ctx.templates.filter((t) => tpl.schemaVersion(t) === 1);
+  const v2 = ctx.templates.filter((t) => (tpl.schemaVersion(t) ?? 0) >= 2);
+  for (const d of ctx.domains) {
+    for (const ca of ctx.cas) {
+      if (!ctx.chainedDomains(ca).some((x) => x.id === d.id)) continue;
+      for (const agent of ctx.published(ca)) {
+        if (!Array.isArray(agent.props.effectiveekus)) continue;
+        const ekus = strings(agent.props.effectiveekus);
+        if (ekus.length === 0 || ekus.includes(EKU_CERT_REQUEST_AGENT) || ekus.includes(EKU_ANY_PURPOSE)) {
+          for (const target of v1) if (ctx.linksToDomain(target, d)) c.edge(agent, target, 'EnrollOnBehalfOf');
+        }
+        if (ekus.includes(EKU_ANY_PURPOSE) || !ekus.includes(EKU_CERT_REQUEST_AGENT)) continue;
+        for (const target of v2) {
+          if (target.id === agent.id || (tpl.authorizedSignatures(target) ?? 0) < 1) continue;
+          if (!strings(target.props.applicationpolicies).includes(EKU_CERT_REQUEST_AGENT)) continue;
+          if (ctx.linksToDomain(target, d)) c.edge(agent, target, 'EnrollOnBehalfOf');
+        }
+      }
     }
   }
 }

@@ -6,16 +6,27 @@ const RIGHTS: Record<string, string> = { '544': 'AdminTo', '562': 'ExecuteDCOM',
 /**
  * Members of a computer's local Administrators, Distributed COM Users, Remote Management Users and Backup
  * Operators get AdminTo, ExecuteDCOM, CanPSRemote and CanBackup to that computer. Only direct members: nested
- * members reach the computer through their MemberOf path.
+ * members reach the computer through their MemberOf path. Like BloodHound (FetchComputerLocalGroupIDBySIDSuffix)
+ * one group per RID and computer counts: the one named after the computer (`<computer SID>-<RID>`), else the
+ * first stored; a second -544 group linked to the same computer grants nothing.
  */
 export function localGroupRights(g: AnalysisGraph, c: Changes): void {
+  const chosen = new Map<string, { group: ANode; computer: ANode }>();
   for (const e of g.edges('LocalToComputer')) {
     const group = g.node(e.startId);
     const computer = g.node(e.endId);
     const rid = group.objectid.slice(group.objectid.lastIndexOf('-') + 1);
+    if (rid !== '555' && !RIGHTS[rid]) continue;
+    const key = `${computer.id}:${rid}`;
+    const current = chosen.get(key);
+    const canonical = (n: ANode) => n.objectid === `${computer.objectid}-${rid}`;
+    if (!current || (!canonical(current.group) && (canonical(group) || group.id < current.group.id))) chosen.set(key, { group, computer });
+  }
+  for (const { group, computer } of chosen.values()) {
+    const rid = group.objectid.slice(group.objectid.lastIndexOf('-') + 1);
     const members = g.in(group.id, 'MemberOfLocalGroup').map((m) => g.node(m.startId));
     if (rid === '555') canRDP(g, c, group, computer, members);
-    else if (RIGHTS[rid]) for (const m of members) c.edge(m, computer, RIGHTS[rid]!);
+    else for (const m of members) c.edge(m, computer, RIGHTS[rid]!);
   }
 }
 

@@ -1,51 +1,44 @@
 import { gposApplyingTo } from '../../graph/rules/gpo.js';
+import { TIER_ZERO_KIND } from '../../graph/kinds.js';
+import { DEFAULT_TIER_ZERO_SELECTORS } from '../tier-zero-defaults.js';
+import { matchRule, parseRule, RuleSyntaxError } from '../tier-zero-rules.js';
 import type { AnalysisGraph, ANode } from '../view.js';
 import { gpoTopology } from './gpo.js';
 
-/**
- * Well-known principals that are tier zero in every domain: built-in Administrator and krbtgt, Domain/Enterprise/
- * Schema/Key Admins, Domain Controllers, Cert Publishers, Enterprise DCs, and the privileged builtin groups
- * (Administrators, Account/Server/Print/Backup Operators, Performance Log Users, Distributed COM Users,
- * Cryptographic Operators).
- */
-const TIER_ZERO_SUFFIXES = [
-  '-500',
-  '-502',
-  '-512',
-  '-516',
-  '-517',
-  '-518',
-  '-519',
-  '-526',
-  '-527',
-  '-S-1-5-9',
-  '-S-1-5-32-544',
-  '-S-1-5-32-548',
-  '-S-1-5-32-549',
-  '-S-1-5-32-550',
-  '-S-1-5-32-551',
-  '-S-1-5-32-559',
-  '-S-1-5-32-562',
-  '-S-1-5-32-569',
-];
+/** A seed of a Tier Zero selector, as the asset-group stores hold it. */
+export interface TierZeroSeed {
+  type: string;
+  value: string;
+}
 
-/**
- * The tier-zero set (TagAssetGroupsAndTierZero): every domain, the well-known principals above, the AdminSDHolder container; then everything that is a member of one of them (transitively);
- * then every GPO that applies to one of them or is linked to a tier-zero domain or OU.
- */
-export function tierZero(g: AnalysisGraph): ANode[] {
-  const set = new Set<number>();
-  for (const n of g.nodes.values()) {
-    const name = typeof n.props.name === 'string' ? n.props.name : '';
-    const principal = n.kinds.has('User') || n.kinds.has('Group') || n.kinds.has('Computer');
-    if (
-      n.kinds.has('Domain') ||
-      (principal && TIER_ZERO_SUFFIXES.some((s) => n.objectid.endsWith(s))) ||
-      (n.kinds.has('Container') && name.startsWith('ADMINSDHOLDER@'))
-    ) {
-      set.add(n.id);
+export const DEFAULT_TIER_ZERO_SEEDS: readonly TierZeroSeed[] = DEFAULT_TIER_ZERO_SELECTORS.map((s) => ({ type: 'rule', value: s.rule }));
+
+/** The nodes one seed selects: a rule, an object id or a kind (the analysis tag itself is the output, not a seed). */
+export function seedMatches(g: AnalysisGraph, seed: TierZeroSeed): ANode[] {
+  if (seed.type === 'objectid') {
+    const n = g.byObjectId.get(seed.value.toUpperCase()) ?? g.byObjectId.get(seed.value);
+    return n ? [n] : [];
+  }
+  if (seed.type === 'kind') return seed.value === TIER_ZERO_KIND ? [] : g.ofKind(seed.value);
+  if (seed.type === 'rule') {
+    try {
+      return matchRule(g, parseRule(seed.value));
+    } catch (err) {
+      if (err instanceof RuleSyntaxError) return []; // stored before validation existed; selects nothing
+      throw err;
     }
   }
+  return [];
+}
+
+/**
+ * The tier-zero set: what the Tier Zero zone's selectors select (by default BloodHound's default selectors), then
+ * every member of those (transitively, through MemberOf), then every GPO that applies to one of them or is linked
+ * to a tier-zero domain or OU.
+ */
+export function tierZero(g: AnalysisGraph, seeds: readonly TierZeroSeed[] = DEFAULT_TIER_ZERO_SEEDS): ANode[] {
+  const set = new Set<number>();
+  for (const seed of seeds) for (const n of seedMatches(g, seed)) set.add(n.id);
   for (const id of [...set]) for (const m of g.membersOf(id)) set.add(m);
   const topology = gpoTopology(g);
   for (const id of [...set]) {

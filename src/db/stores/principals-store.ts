@@ -17,7 +17,10 @@ export interface SessionPrincipal extends UserPrincipal {
 
 export interface TokenPrincipal {
   tokenId: string;
+  /** Sealed (or plain from before sealing); the tokens service opens it. */
   key: string;
+  /** The RequestDate offset fixed by the token's first accepted request. */
+  requestOffsetMinutes: number | null;
   userId: string | null;
   clientId: string | null;
   principalName: string | null;
@@ -40,7 +43,7 @@ select s.id as "sessionId", s.expires_at as "expiresAt", s.ended_at as "endedAt"
 from user_sessions s join users u on u.id = s.user_id where s.id = $1`;
 
 const BY_TOKEN = /* SQL */ `-- principals.byToken
-select t.id as "tokenId", t.key, t.user_id as "userId", t.client_id as "clientId",
+select t.id as "tokenId", t.key, t.request_offset_minutes as "requestOffsetMinutes", t.user_id as "userId", t.client_id as "clientId",
        u.principal_name as "principalName", u.is_disabled as "isDisabled", ${USER_GRANTS}
 from auth_tokens t left join users u on u.id = t.user_id
 where t.id = $1 and t.deleted_at is null`;

@@ -17,6 +17,9 @@ from user_sessions where id = $1`;
 const END = /* SQL */ `-- sessions.end
 update user_sessions set ended_at = $2 where id = $1 and ended_at is null`;
 
+const END_ALL = /* SQL */ `-- sessions.endAllForUser
+update user_sessions set ended_at = $2 where user_id = $1 and ended_at is null and expires_at > $2 and id <> coalesce($3, -1)`;
+
 export function createSessionsStore(db: Queryable) {
   return {
     async create(userId: string, provider: string, createdAt: Date, expiresAt: Date): Promise<SessionRow> {
@@ -27,6 +30,10 @@ export function createSessionsStore(db: Queryable) {
     },
     async end(id: number, at: Date): Promise<boolean> {
       return (await db.execute(END, [id, at])) > 0;
+    },
+    /** Ends every live session of a user (but `exceptId`, the caller's own); returns how many. */
+    async endAllForUser(userId: string, at: Date, exceptId?: number): Promise<number> {
+      return db.execute(END_ALL, [userId, at, exceptId ?? null]);
     },
   };
 }

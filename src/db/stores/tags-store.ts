@@ -1,6 +1,7 @@
 import type { Queryable } from '../pool.js';
 
-export type SeedType = 'objectid' | 'kind';
+/** objectid and kind select nodes directly; rule is a Tier Zero selector rule (src/analysis/tier-zero-rules.ts). */
+export type SeedType = 'objectid' | 'kind' | 'rule';
 export interface Seed {
   type: SeedType;
   value: string;
@@ -92,6 +93,13 @@ delete from asset_group_tags where id = $1`,
 select ${SELECTOR} from asset_group_tag_selectors s where s.asset_group_tag_id = $1 order by s.id`,
   allSelectors: /* SQL */ `-- tags.allSelectors
 select ${SELECTOR} from asset_group_tag_selectors s order by s.id`,
+  tierZeroSeeds: /* SQL */ `-- tags.tierZeroSeeds
+select seed->>'type' as type, seed->>'value' as value
+from asset_group_tags t
+join asset_group_tag_selectors s on s.asset_group_tag_id = t.id
+cross join lateral jsonb_array_elements(s.seeds) seed
+where t.type = 1 and t.position = 1
+order by s.id`,
   getSelector: /* SQL */ `-- tags.getSelector
 select ${SELECTOR} from asset_group_tag_selectors s where s.id = $1`,
   createSelector: /* SQL */ `-- tags.createSelector
@@ -160,6 +168,8 @@ export function createTagsStore(db: Queryable) {
     },
     listSelectors: (tagId: number) => db.query<SelectorModel>(SQL.listSelectors, [tagId]),
     allSelectors: () => db.query<SelectorModel>(SQL.allSelectors),
+    /** Every seed of the Tier Zero zone's selectors: what analysis tags as tier zero. */
+    tierZeroSeeds: () => db.query<Seed>(SQL.tierZeroSeeds),
     async getSelector(id: number): Promise<SelectorModel | undefined> {
       return (await db.query<SelectorModel>(SQL.getSelector, [id]))[0];
     },

@@ -16,7 +16,7 @@ const COLUMNS = /* SQL */ `id, user_id as "userId", client_id as "clientId", nam
   last_access as "lastAccess", created_at as "createdAt", updated_at as "updatedAt", deleted_at as "deletedAt"`;
 
 const CREATE = /* SQL */ `-- tokens.create
-insert into auth_tokens (user_id, client_id, name, key) values ($1, $2, $3, $4) returning ${COLUMNS}`;
+insert into auth_tokens (id, user_id, client_id, name, key) values ($1, $2, $3, $4, $5) returning ${COLUMNS}`;
 const GET = /* SQL */ `-- tokens.get
 select ${COLUMNS} from auth_tokens where id = $1 and deleted_at is null`;
 const GET_WITH_KEY = /* SQL */ `-- tokens.getWithKey
@@ -30,12 +30,17 @@ delete from auth_tokens where id = $1`;
 const DELETE_FOR_CLIENT = /* SQL */ `-- tokens.deleteForClient
 delete from auth_tokens where client_id = $1`;
 const TOUCH = /* SQL */ `-- tokens.touch
-update auth_tokens set last_access = $2 where id = $1`;
+update auth_tokens set last_access = $2, request_offset_minutes = coalesce(request_offset_minutes, $3) where id = $1`;
+const ALL_KEYS = /* SQL */ `-- tokens.allKeys
+select id, key from auth_tokens order by id`;
+const SET_KEY = /* SQL */ `-- tokens.setKey
+update auth_tokens set key = $3 where id = $1 and key = $2`;
 
 export function createTokensStore(db: Queryable) {
   return {
-    async create(t: { userId: string | null; clientId: string | null; name: string | null; key: string }): Promise<TokenModel> {
-      return (await db.query<TokenModel>(CREATE, [t.userId, t.clientId, t.name, t.key]))[0]!;
+    /** `sealedKey` is the key sealed for this `id` (the id is the seal's associated data, so it is chosen here). */
+    async create(t: { id: string; userId: string | null; clientId: string | null; name: string | null; sealedKey: string }): Promise<TokenModel> {
+      return (await db.query<TokenModel>(CREATE, [t.id, t.userId, t.clientId, t.name, t.sealedKey]))[0]!;
     },
     async get(id: string): Promise<TokenModel | undefined> {
       return (await db.query<TokenModel>(GET, [id]))[0];
@@ -57,8 +62,17 @@ export function createTokensStore(db: Queryable) {
     async deleteForClient(clientId: string): Promise<number> {
       return db.execute(DELETE_FOR_CLIENT, [clientId]);
     },
-    async touch(id: string, at: Date): Promise<void> {
-      await db.execute(TOUCH, [id, at]);
+    /** Records a use; the first use also fixes the token's RequestDate offset. */
+    async touch(id: string, at: Date, offsetMinutes: number | null = null): Promise<void> {
+      await db.execute(TOUCH, [id, at, offsetMinutes]);
+    },
+    /** Every stored key as stored (sealed, or plain from before sealing), for sealing and rotation. */
+    async allKeys(): Promise<{ id: string; key: string }[]> {
+      return db.query<{ id: string; key: string }>(ALL_KEYS);
+    },
+    /** Replaces a stored key only if it is still `old` (a concurrent rotation wins cleanly). */
+    async setKey(id: string, old: string, sealed: string): Promise<boolean> {
+      return (await db.execute(SET_KEY, [id, old, sealed])) > 0;
     },
   };
 }

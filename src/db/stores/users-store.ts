@@ -30,9 +30,6 @@ select count(*)::int as n from users`;
 const CREATE = /* SQL */ `-- users.create
 insert into users (principal_name, email_address, first_name, last_name, secret_digest, sso_provider_id)
 values ($1, $2, $3, $4, $5, $6) returning id`;
-const BY_NAME_OR_EMAIL = /* SQL */ `-- users.byNameOrEmail
-select u.id, u.is_disabled as "isDisabled" from users u
-where lower(u.principal_name) = lower($1) or lower(u.email_address) = lower($1) order by (lower(u.principal_name) = lower($1)) desc limit 1`;
 const ADD_ROLE = /* SQL */ `-- users.addRole
 insert into users_roles (user_id, role_id) values ($1, $2) on conflict do nothing`;
 const ROLES_OF = /* SQL */ `-- users.roles
@@ -46,6 +43,29 @@ const TOUCH_LOGIN = /* SQL */ `-- users.touchLogin
 update users set last_login = $2 where id = $1`;
 const SET_SECRET = /* SQL */ `-- users.setSecret
 update users set secret_digest = $2, secret_expires_at = null, updated_at = now() where id = $1`;
+
+const GET_ACCOUNT = /* SQL */ `-- users.getAccount
+select ${COLUMNS}, u.secret_digest as "secretDigest", u.sso_provider_id as "ssoProviderId" from users u where u.id = $1`;
+const SET_DISABLED = /* SQL */ `-- users.setDisabled
+update users set is_disabled = $2, updated_at = now() where id = $1`;
+const DELETE = /* SQL */ `-- users.delete
+delete from users where id = $1`;
+const EXPIRE_SECRET = /* SQL */ `-- users.expireSecret
+update users set secret_expires_at = $2, updated_at = now() where id = $1`;
+const SET_SSO_PROVIDER = /* SQL */ `-- users.setSsoProvider
+update users set sso_provider_id = $2, updated_at = now() where id = $1`;
+const UPDATE_PROFILE = /* SQL */ `-- users.updateProfile
+update users set principal_name = coalesce($2, principal_name), email_address = coalesce($3, email_address),
+  first_name = coalesce($4, first_name), last_name = coalesce($5, last_name), updated_at = now() where id = $1`;
+const CLEAR_ROLES = /* SQL */ `-- users.clearRoles
+delete from users_roles where user_id = $1`;
+const SSO_USER = /* SQL */ `-- users.ssoUser
+select u.id, u.is_disabled as "isDisabled" from users u
+where u.sso_provider_id = $2 and (lower(u.principal_name) = lower($1) or lower(u.email_address) = lower($1))
+order by (lower(u.principal_name) = lower($1)) desc limit 1`;
+
+/** What account management needs besides the public model: how the user signs in. */
+export type AccountModel = UserModel & { secretDigest: string | null; ssoProviderId: number | null };
 
 export interface RoleRef {
   id: number;
@@ -87,10 +107,6 @@ export function createUsersStore(db: Queryable) {
       ]);
       return rows[0]!.id;
     },
-    /** The user an SSO principal names: by user name, else by email address. */
-    async byNameOrEmail(principal: string): Promise<{ id: string; isDisabled: boolean } | undefined> {
-      return (await db.query<{ id: string; isDisabled: boolean }>(BY_NAME_OR_EMAIL, [principal]))[0];
-    },
     async addRole(userId: string, roleId: number): Promise<void> {
       await db.execute(ADD_ROLE, [userId, roleId]);
     },
@@ -108,6 +124,36 @@ export function createUsersStore(db: Queryable) {
     },
     async setSecret(userId: string, digest: string): Promise<void> {
       await db.execute(SET_SECRET, [userId, digest]);
+    },
+    async getAccount(id: string): Promise<AccountModel | undefined> {
+      return (await db.query<AccountModel>(GET_ACCOUNT, [id]))[0];
+    },
+    async setDisabled(id: string, disabled: boolean): Promise<void> {
+      await db.execute(SET_DISABLED, [id, disabled]);
+    },
+    async delete(id: string): Promise<boolean> {
+      return (await db.execute(DELETE, [id])) > 0;
+    },
+    /** Marks the password expired: the next login says auth_expired until it is changed. */
+    async expireSecret(id: string, at: Date): Promise<void> {
+      await db.execute(EXPIRE_SECRET, [id, at]);
+    },
+    async setSsoProvider(id: string, providerId: number | null): Promise<void> {
+      await db.execute(SET_SSO_PROVIDER, [id, providerId]);
+    },
+    async updateProfile(
+      id: string,
+      p: { principalName?: string | null; emailAddress?: string | null; firstName?: string | null; lastName?: string | null },
+    ): Promise<void> {
+      await db.execute(UPDATE_PROFILE, [id, p.principalName ?? null, p.emailAddress ?? null, p.firstName ?? null, p.lastName ?? null]);
+    },
+    async setRoles(id: string, roleIds: readonly number[]): Promise<void> {
+      await db.execute(CLEAR_ROLES, [id]);
+      for (const r of roleIds) await db.execute(ADD_ROLE, [id, r]);
+    },
+    /** The user an SSO provider's principal names, among that provider's users only (name, else email). */
+    async ssoUser(principal: string, providerId: number): Promise<{ id: string; isDisabled: boolean } | undefined> {
+      return (await db.query<{ id: string; isDisabled: boolean }>(SSO_USER, [principal, providerId]))[0];
     },
   };
 }

@@ -3,16 +3,18 @@ import { IntList } from './growable.js';
 
 /**
  * The graph's structure in memory for traversals: compressed sparse rows in both directions (edge kinds as the
- * store's small integers), a kind bitmask per node, and the two node facts traversals need (domainsid, whether an
+ * store's small integers), a kind bitset per node (as many 32-bit words as the graph has node kinds need), and the two node facts traversals need (domainsid, whether an
  * OU blocks GPO inheritance). Nodes are numbered densely; `dbId` maps back to the store's ids.
- * Memory: about 11 bytes per edge and 17 per node.
+ * Memory: about 11 bytes per edge and 13 + 4 × ⌈kinds / 32⌉ per node.
  */
 export class GraphIndex {
   readonly nodeCount: number;
   readonly edgeCount: number;
   /** dense → store id */
   readonly dbIds: Float64Array;
+  /** Node kind bitsets: node `d` owns words [d × kindWords, (d + 1) × kindWords). */
   readonly kindMask: Uint32Array;
+  readonly kindWords: number;
   readonly domainSid: Int32Array;
   readonly blocksInheritance: Uint8Array;
   readonly outOffsets: Int32Array;
@@ -36,6 +38,7 @@ export class GraphIndex {
     nodes: {
       ids: Float64Array;
       masks: Uint32Array;
+      kindWords: number;
       sids: Int32Array;
       blocks: Uint8Array;
       sidNames: string[];
@@ -48,6 +51,7 @@ export class GraphIndex {
     this.edgeCount = edges.start.length;
     this.dbIds = nodes.ids;
     this.kindMask = nodes.masks;
+    this.kindWords = nodes.kindWords;
     this.domainSid = nodes.sids;
     this.blocksInheritance = nodes.blocks;
     this.sids = nodes.sidNames;
@@ -98,7 +102,9 @@ export class GraphIndex {
   static async build(store: GraphStore): Promise<GraphIndex> {
     const generation = await store.generation();
     const ids: number[] = [];
-    const masks: number[] = [];
+    // Kind numbers per node, flattened (offsets in kindStart): the number of kinds is known only after the scan.
+    const nodeKinds = new IntList(1 << 16);
+    const kindStart: number[] = [0];
     const sids: number[] = [];
     const blocks: number[] = [];
     const sidNames: string[] = [];
@@ -106,12 +112,12 @@ export class GraphIndex {
     const nodeKindBits = new Map<string, number>();
     await store.scanNodes(['domainsid', 'blocksinheritance'], (rows) => {
       for (const r of rows) {
-        let mask = 0;
         for (const k of r.kinds) {
           let bit = nodeKindBits.get(k);
-          if (bit === undefined && nodeKindBits.size < 32) nodeKindBits.set(k, (bit = nodeKindBits.size));
-          if (bit !== undefined) mask |= 1 << bit;
+          if (bit === undefined) nodeKindBits.set(k, (bit = nodeKindBits.size));
+          nodeKinds.push(bit);
         }
+        kindStart.push(nodeKinds.length);
         const sid = r.properties.domainsid;
         let sidId = -1;
         if (typeof sid === 'string') {
@@ -122,14 +128,23 @@ export class GraphIndex {
           }
         }
         ids.push(r.id);
-        masks.push(mask >>> 0);
         sids.push(sidId);
         blocks.push(r.properties.blocksinheritance === true ? 1 : 0);
       }
     });
+    const kindWords = Math.max(1, Math.ceil(nodeKindBits.size / 32));
+    const masks = new Uint32Array(ids.length * kindWords);
+    const flat = nodeKinds.toArray();
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = kindStart[i]!; j < kindStart[i + 1]!; j++) {
+        const bit = flat[j]!;
+        masks[i * kindWords + (bit >>> 5)]! |= 1 << (bit & 31);
+      }
+    }
     const nodes = {
       ids: Float64Array.from(ids),
-      masks: Uint32Array.from(masks),
+      masks,
+      kindWords,
       sids: Int32Array.from(sids),
       blocks: Uint8Array.from(blocks),
       sidNames,
@@ -192,14 +207,14 @@ export class GraphIndex {
     return this.dbIds[dense]!;
   }
 
-  /** The bit of a node kind (0 when the graph has no node of that kind, so tests against it are false). */
+  /** The bit number of a node kind, or -1 when the graph has no node of that kind (so tests against it are false). */
   kindBit(kind: string): number {
-    const bit = this.nodeKindBits.get(kind);
-    return bit === undefined ? 0 : (1 << bit) >>> 0;
+    return this.nodeKindBits.get(kind) ?? -1;
   }
 
   hasKind(dense: number, bit: number): boolean {
-    return (this.kindMask[dense]! & bit) !== 0;
+    if (bit < 0) return false;
+    return (this.kindMask[dense * this.kindWords + (bit >>> 5)]! & (1 << (bit & 31))) !== 0;
   }
 
   edgeKindId(name: string): number {

@@ -165,6 +165,7 @@ export class PgGraphStore implements GraphStore {
 
   private writer(q: Queryable): GraphWriter {
     return {
+      tx: q,
       upsertNodes: async (nodes: NodeInput[]) => {
         const merged = mergeNodes(nodes);
         const ids = await this.kindIds(

@@ -19,7 +19,7 @@ export const identityResolvers: Resolvers = {
     tokens: (_, { userId }, ctx) => ctx.services.tokens.list(userOf(ctx), userId),
   },
   Mutation: {
-    login: (_, { input }, ctx) => ctx.services.identity.login(input),
+    login: (_, { input }, ctx) => ctx.services.identity.login(input, ctx.clientIp),
     logout: (_, __, ctx) => ctx.services.identity.logout(ctx.session!),
     createToken: (_, { name, userId }, ctx) => ctx.services.tokens.create(userOf(ctx), { name: name ?? null, userId }),
     deleteToken: async (_, { id }, ctx) => {

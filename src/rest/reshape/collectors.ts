@@ -1,4 +1,3 @@
-import type { CollectionFlags } from '../../db/stores/events-store.js';
 import type {
   ClientFieldsFragment,
   CollectionJobFieldsFragment,
@@ -22,7 +21,8 @@ const ouRef = (r: RefFieldsFragment) => ({
 });
 const domainRef = (r: RefFieldsFragment) => ({ objectid: r.objectId, name: r.name, exists: r.exists, type: r.type });
 
-const flags = (x: Partial<CollectionFlags>) => Object.fromEntries(FLAG_FIELDS.map(([snake, camel]) => [snake, x[camel] ?? false]));
+const flags = (x: Partial<Record<(typeof FLAG_FIELDS)[number][1], boolean>>) =>
+  Object.fromEntries(FLAG_FIELDS.map(([snake, camel]) => [snake, x[camel] ?? false]));
 
 /** Collection event; OUs and domains hydrated when the operation selected them, else object ids only. */
 export const event = (e: EventFieldsFragment) => ({

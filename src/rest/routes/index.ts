@@ -1,4 +1,5 @@
 import type { RestRoute } from '../route.js';
+import { accountRoutes } from './accounts.js';
 import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
 import { datapipeRoutes } from './datapipe.js';
@@ -6,4 +7,11 @@ import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes];
+export const ROUTES: RestRoute[] = [
+  ...identityRoutes,
+  ...graphRoutes,
+  ...datapipeRoutes,
+  ...collectorRoutes,
+  ...adminRoutes,
+  ...accountRoutes,
+];

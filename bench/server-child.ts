@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const ROOT = path.resolve(__dirname, '..');
+
+export interface ServerChild {
+  url: string;
+  child: ChildProcess;
+  /** Log lines by level name, and the messages of error-level lines. */
+  levels: Record<string, number>;
+  errors: string[];
+  /** Resident set size of the server process in MiB (Linux /proc). */
+  rssMiB(): number;
+  exited(): boolean;
+  stop(): Promise<void>;
+}
+
+const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+
+/** Starts `gas serve` from the sources in its own process, as it runs in production, and waits for its URL. */
+export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli.ts'), 'serve'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      GAS_ADMIN_PASSWORD: 'bench-admin-password',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const levels: Record<string, number> = {};
+  const errors: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      let entry: { level?: number; msg?: string; url?: string };
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const level = LEVELS[entry.level ?? 30] ?? 'info';
+      levels[level] = (levels[level] ?? 0) + 1;
+      if (entry.level && entry.level >= 50 && errors.length < 20) errors.push(String(entry.msg));
+      if (entry.msg === 'graph analysis service listening' && entry.url) resolve(entry.url);
+    });
+  });
+  return {
+    url,
+    child,
+    levels,
+    errors,
+    rssMiB() {
+      try {
+        const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+        return kb ? Math.round(Number(kb) / 1024) : 0;
+      } catch {
+        return 0;
+      }
+    },
+    exited: () => child.exitCode !== null || child.signalCode !== null,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const done = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Logs in as the bench administrator and returns a session JWT. */
+export async function benchLogin(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/v2/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login_method: 'secret', username: 'admin', secret: 'bench-admin-password' }),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { session_token: string } }).data.session_token;
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { field } from '../params.js';
+import * as shape from '../reshape/identity.js';
+import { data, route } from '../route.js';
+
+const C = 'users';
+const userId = { params: z.object({ user_id: z.string() }) };
+
+/** BloodHound's `roles` is a list of role ids. */
+const roleIds = z
+  .array(z.number().int().min(1).max(2147483647), { error: 'must be a list of at most 16 role ids.' })
+  .max(16, 'must be a list of at most 16 role ids.')
+  .nullish()
+  .transform((v) => v ?? null);
+
+/**
+ * Account management at BloodHound's paths: read, update (disable), delete a user, set or expire their password.
+ * As in BloodHound the writes answer 200 with an empty body. Ending a user's sessions is ours (BloodHound ends
+ * them only when a user is disabled).
+ */
+export const accountRoutes = [
+  route('GET', '/api/v2/bloodhound-users/:user_id', C, 'GetUser', {
+    input: userId,
+    variables: ({ params }) => ({ id: params.user_id }),
+    reshape: ({ user }) => data(shape.user(user)),
+  }),
+  route('PATCH', '/api/v2/bloodhound-users/:user_id', C, 'UpdateUser', {
+    body: 'json',
+    input: {
+      ...userId,
+      body: z.object({
+        principal: field.string(),
+        email_address: field.string(),
+        first_name: field.string(),
+        last_name: field.string(),
+        roles: roleIds,
+        is_disabled: field.bool(),
+      }),
+    },
+    variables: ({ params, body: b }) => ({
+      id: params.user_id,
+      input: {
+        principalName: b.principal,
+        emailAddress: b.email_address,
+        firstName: b.first_name,
+        lastName: b.last_name,
+        roleIds: b.roles,
+        isDisabled: b.is_disabled,
+      },
+    }),
+    reshape: () => ({ status: 200 }),
+  }),
+  route('DELETE', '/api/v2/bloodhound-users/:user_id', C, 'DeleteUser', {
+    input: userId,
+    variables: ({ params }) => ({ id: params.user_id }),
+    reshape: () => ({ status: 200 }),
+  }),
+  route('PUT', '/api/v2/bloodhound-users/:user_id/secret', C, 'SetUserSecret', {
+    body: 'json',
+    input: {
+      ...userId,
+      body: z.object({ secret: z.string(), current_secret: field.string(), needs_password_reset: field.bool() }),
+    },
+    variables: ({ params, body: b }) => ({
+      id: params.user_id,
+      input: { secret: b.secret, currentSecret: b.current_secret, needsPasswordReset: b.needs_password_reset },
+    }),
+    reshape: () => ({ status: 200 }),
+  }),
+  route('DELETE', '/api/v2/bloodhound-users/:user_id/secret', C, 'ExpireUserSecret', {
+    input: userId,
+    variables: ({ params }) => ({ id: params.user_id }),
+    reshape: () => ({ status: 200 }),
+  }),
+  route('DELETE', '/api/v2/bloodhound-users/:user_id/sessions', C, 'EndUserSessions', {
+    input: userId,
+    variables: ({ params }) => ({ id: params.user_id }),
+    reshape: ({ endUserSessions }) => data({ ended: endUserSessions }),
+  }),
+];

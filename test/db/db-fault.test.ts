@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import request from 'supertest';
+import { Database } from '../../src/db/pool';
+import { buildSchema } from '../../src/graphql/schema';
+import { buildApp } from '../../src/http/app';
+import { OperationRunner } from '../../src/rest/run';
+import { createServices, type Services } from '../../src/services/index';
+import { ADMIN_PASSWORD, expectWrapper, login, testConfig } from '../helpers/app';
+import { createTestDb, embedded, testLog, testUrl, type TestDb } from '../helpers/db';
+import { FaultProxy } from '../helpers/fault-proxy';
+
+/**
+ * The database goes away under the service (issue 9.3): a cut TCP connection, a refused reconnect, and on a real
+ * server pg_terminate_backend. The process must stay up, answer 503 with Retry-After in the wrapper meanwhile,
+ * and answer 200 again once the database is back.
+ */
+const APP_NAME = `gas_fault_${process.pid}`;
+
+describe('database faults', () => {
+  let testDb: TestDb;
+  let proxy: FaultProxy;
+  let db: Database;
+  let services: Services;
+  let app: ReturnType<typeof buildApp>;
+  let jwt: string;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-fault-'));
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    proxy = await FaultProxy.start(testUrl());
+    const log = testLog();
+    db = new Database(
+      { connectionString: proxy.urlFor(testUrl()), application_name: APP_NAME },
+      { log, searchPath: testDb.schema, max: 4 },
+    );
+    const config = testConfig({ dataDir });
+    services = await createServices({ db, config, log, clock: () => new Date(), storage: embedded() ? 'embedded' : 'postgres' });
+    await services.identity.ensureAdmin(ADMIN_PASSWORD);
+    const schema = buildSchema();
+    app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
+    jwt = await login(app);
+  });
+
+  afterAll(async () => {
+    proxy.restore();
+    await services.stop();
+    await db.close();
+    await proxy.close();
+    await testDb.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const self = () => request(app).get('/api/v2/self').set('Authorization', `Bearer ${jwt}`);
+
+  it('survives a connection dropped while checked out, and the next request is served', async () => {
+    let inside!: () => void;
+    const entered = new Promise<void>((r) => (inside = r));
+    const held = db.tx(async (q) => {
+      await q.query('select 1');
+      inside();
+      // The connection is cut while this transaction holds it: pg emits 'error' on a checked-out client.
+      await new Promise((r) => setTimeout(r, 200));
+      await q.query('select 1');
+    });
+    await entered;
+    proxy.cut();
+    await expect(held).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+    const down = await self();
+    expectWrapper(down, 503);
+    expect(down.headers['retry-after']).toMatch(/^\d+$/);
+    proxy.restore();
+    expect((await self()).status).toBe(200);
+  });
+
+  it('answers 503 while the database is away and 200 within 5 s of its return', async () => {
+    expect((await self()).status).toBe(200);
+    proxy.cut();
+    for (let i = 0; i < 5; i++) {
+      const res = await self();
+      expect(expectWrapper(res, 503).context).toBe('database');
+    }
+    proxy.restore();
+    const back = Date.now();
+    let status = 0;
+    while (Date.now() - back < 5000 && status !== 200) status = (await self()).status;
+    expect(status).toBe(200);
+  });
+
+  it('keeps the data pipeline alive through an outage (a kick during it fails softly, the next one works)', async () => {
+    proxy.cut();
+    await services.datapipe.drain(); // must not throw or crash
+    proxy.restore();
+    await services.datapipe.drain();
+    expect((await services.datapipe.status()).status).toBe('idle');
+  });
+
+  (embedded() ? it.skip : it)('survives pg_terminate_backend of its connections on a real server, even mid-statement', async () => {
+    const admin = new pg.Client({ connectionString: testUrl() });
+    await admin.connect();
+    const terminate = () =>
+      admin.query(`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = $1`, [APP_NAME]);
+    try {
+      await Promise.all([self(), self(), self()]);
+      const sleeping = db.query('select pg_sleep(2)');
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await terminate()).rows[0].n).toBeGreaterThan(0);
+      await expect(sleeping).rejects.toMatchObject({ status: 503 });
+      // Whatever was idle in the pool is gone too; requests reconnect at once.
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await self()).status);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(4);
+      expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    } finally {
+      await admin.end();
+    }
+  });
+});

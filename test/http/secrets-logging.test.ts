@@ -1,0 +1,68 @@
+import { Writable } from 'node:stream';
+import request from 'supertest';
+import { buildSchema } from '../../src/graphql/schema';
+import { buildApp } from '../../src/http/app';
+import { createLogger } from '../../src/logger';
+import { OperationRunner } from '../../src/rest/run';
+import { createServices } from '../../src/services/index';
+import { ADMIN_PASSWORD, apiToken, login, signed, testConfig } from '../helpers/app';
+import { createTestDb, type TestDb } from '../helpers/db';
+
+/** Item 9.7: credentials never reach the log, at any level; RequestDate stays for clock diagnosis. */
+describe('log redaction', () => {
+  let testDb: TestDb;
+  let app: ReturnType<typeof buildApp>;
+  let services: Awaited<ReturnType<typeof createServices>>;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const log = createLogger('trace', sink);
+    const config = testConfig({ logLevel: 'trace' });
+    services = await createServices({ db: testDb.db, config, log, clock: () => new Date(), storage: 'test' });
+    await services.identity.ensureAdmin(ADMIN_PASSWORD);
+    const schema = buildSchema();
+    app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
+  });
+  afterAll(async () => {
+    await services.stop();
+    await testDb.drop();
+  });
+
+  it('redacts Authorization, Signature, cookies, Set-Cookie and secret query values from every line', async () => {
+    const jwt = await login(app);
+    const token = await apiToken(app, jwt);
+    lines.length = 0;
+    await request(app).get('/api/v2/self').set('Authorization', `Bearer ${jwt}`).set('Cookie', 'session=cookie-secret-value').expect(200);
+    const res = await signed(app, token, 'GET', '/api/v2/permissions/1');
+    expect(res.status).toBe(200);
+    await request(app).get('/api/v2/self?token=query-secret-1&session_token=query-secret-2&sort_by=name').set('Authorization', `Bearer ${jwt}`);
+    await request(app).get('/api/v2/nowhere?SAMLResponse=query-secret-3&%zz=1');
+    await request(app).post('/api/v2/login').send({ login_method: 'secret', username: 'admin', secret: 'wrong-password-secret' });
+    const text = lines.join('');
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const secret of [
+      jwt,
+      jwt.split('.')[2]!,
+      token.key,
+      res.request.getHeader('Signature') as string,
+      'cookie-secret-value',
+      'query-secret-1',
+      'query-secret-2',
+      'query-secret-3',
+      'wrong-password-secret',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(text).toContain('[Redacted]');
+    expect(text).toContain('sort_by=name');
+    // RequestDate is kept: it diagnoses clock skew and is not a secret.
+    expect(text).toContain(res.request.getHeader('RequestDate') as string);
+  });
+});

@@ -1,0 +1,160 @@
+import { createTestDb, type TestDb } from '../helpers/db';
+import { analyse, type SmallGraph } from './analysis-graph';
+
+/**
+ * AD rules other than ADCS on small graphs (after BloodHound's NTLM, local group and domain harnesses): which
+ * edges must and must not appear.
+ */
+const D = 'S-1-5-21-2-2-2';
+const AU = `TEST.LOCAL-S-1-5-11`;
+const base = (): SmallGraph => ({
+  nodes: [
+    [D, 'Domain', { domainsid: D, functionallevel: '2016' }],
+    [AU, 'Group', { domainsid: D }],
+  ],
+  edges: [],
+});
+const add = (g: SmallGraph, nodes: SmallGraph['nodes'], edges: SmallGraph['edges']): SmallGraph => ({
+  nodes: [...g.nodes, ...nodes],
+  edges: [...g.edges, ...edges],
+});
+
+describe('AD analysis rules', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb();
+  });
+  afterAll(() => t.drop());
+
+  it('local groups: one group per RID and computer grants rights; a second -544 group grants nothing', async () => {
+    const C = `${D}-1000`;
+    const g: SmallGraph = {
+      nodes: [
+        [C, 'Computer', { domainsid: D }],
+        [`${C}-544`, 'Group', {}],
+        [`${C}-X-544`, 'Group', {}], // another local group ending in -544 on the same computer
+        [`${C}-580`, 'Group', {}],
+        ['ALICE', 'User', { domainsid: D }],
+        ['MALLORY', 'User', { domainsid: D }],
+        ['BOB', 'User', { domainsid: D }],
+      ],
+      edges: [
+        [`${C}-544`, 'LocalToComputer', C],
+        [`${C}-X-544`, 'LocalToComputer', C],
+        [`${C}-580`, 'LocalToComputer', C],
+        ['ALICE', 'MemberOfLocalGroup', `${C}-544`],
+        ['MALLORY', 'MemberOfLocalGroup', `${C}-X-544`],
+        ['BOB', 'MemberOfLocalGroup', `${C}-580`],
+      ],
+    };
+    expect(await analyse(t.db, g, ['AdminTo', 'CanPSRemote'])).toEqual([`ALICE AdminTo ${C}`, `BOB CanPSRemote ${C}`]);
+  });
+
+  it('CoerceAndRelayNTLMToSMB: a computer that may send NTLM is admin of a target without SMB signing', async () => {
+    const g = (relayer: Record<string, unknown>, target: Record<string, unknown>) =>
+      add(
+        base(),
+        [
+          ['RELAYER', 'Computer', { domainsid: D, restrictoutboundntlm: false, ...relayer }],
+          ['TARGET', 'Computer', { domainsid: D, smbsigning: false, ...target }],
+          ['ADMINS', 'Group', { domainsid: D }],
+          ['TARGET-544', 'Group', {}],
+        ],
+        [
+          ['RELAYER', 'MemberOf', 'ADMINS'],
+          ['TARGET-544', 'LocalToComputer', 'TARGET'],
+          ['ADMINS', 'MemberOfLocalGroup', 'TARGET-544'],
+        ],
+      );
+    expect(await analyse(t.db, g({}, {}), ['CoerceAndRelayNTLMToSMB'])).toEqual([`${AU} CoerceAndRelayNTLMToSMB TARGET`]);
+    expect(await analyse(t.db, g({}, { smbsigning: true }), ['CoerceAndRelayNTLMToSMB'])).toEqual([]);
+    expect(await analyse(t.db, g({ restrictoutboundntlm: true }, {}), ['CoerceAndRelayNTLMToSMB'])).toEqual([]);
+  });
+
+  it('CoerceAndRelayNTLMToLDAP(S): WebClient running, a DC without LDAP signing / LDAPS channel binding', async () => {
+    const g = (dc: Record<string, unknown>, victim: Record<string, unknown> = {}) =>
+      add(
+        base(),
+        [
+          ['DC', 'Computer', { domainsid: D, isdc: true, ...dc }],
+          ['WS', 'Computer', { domainsid: D, restrictoutboundntlm: false, webclientrunning: true, ...victim }],
+        ],
+        [],
+      );
+    const kinds = ['CoerceAndRelayNTLMToLDAP', 'CoerceAndRelayNTLMToLDAPS'];
+    expect(await analyse(t.db, g({ ldapsigning: false, ldapavailable: true, ldapsavailable: true, ldapsepa: false }), kinds)).toEqual([
+      `${AU} CoerceAndRelayNTLMToLDAP WS`,
+      `${AU} CoerceAndRelayNTLMToLDAPS WS`,
+    ]);
+    expect(await analyse(t.db, g({ ldapsigning: true, ldapavailable: true, ldapsavailable: true, ldapsepa: true }), kinds)).toEqual([]);
+    expect(await analyse(t.db, g({ ldapsigning: false, ldapavailable: true }, { webclientrunning: false }), kinds)).toEqual([]);
+  });
+
+  it('Protected Users stops relaying from its computers on a 2012R2+ domain', async () => {
+    const g = add(
+      base(),
+      [
+        ['DC', 'Computer', { domainsid: D, isdc: true, ldapsigning: false, ldapavailable: true }],
+        ['WS', 'Computer', { domainsid: D, restrictoutboundntlm: false, webclientrunning: true }],
+        [`${D}-525`, 'Group', { domainsid: D }],
+      ],
+      [['WS', 'MemberOf', `${D}-525`]],
+    );
+    expect(await analyse(t.db, g, ['CoerceAndRelayNTLMToLDAP'])).toEqual([]);
+    g.nodes[0] = [D, 'Domain', { domainsid: D, functionallevel: '2012' }];
+    expect(await analyse(t.db, g, ['CoerceAndRelayNTLMToLDAP'])).toEqual([`${AU} CoerceAndRelayNTLMToLDAP WS`]);
+  });
+
+  it('CoerceAndRelayNTLMToADCS: an unprotected computer enrolling on an authentication template at a CA with a vulnerable endpoint', async () => {
+    const g = (endpoint: boolean) =>
+      add(
+        base(),
+        [
+          ['CA', 'EnterpriseCA', { certthumbprint: 'AA', domainsid: D, hasvulnerableendpoint: endpoint }],
+          ['ROOT', 'RootCA', { certthumbprint: 'AA', domainsid: D }],
+          ['NTAUTH', 'NTAuthStore', { certthumbprints: ['AA'], domainsid: D }],
+          ['HOST', 'Computer', { domainsid: D }],
+          ['T', 'CertTemplate', { requiresmanagerapproval: false, authenticationenabled: true, schemaversion: 1 }],
+          ['WS', 'Computer', { domainsid: D, restrictoutboundntlm: false }],
+        ],
+        [
+          ['ROOT', 'RootCAFor', D],
+          ['NTAUTH', 'NTAuthStoreFor', D],
+          ['HOST', 'HostsCAService', 'CA'],
+          ['T', 'PublishedTo', 'CA'],
+          ['WS', 'Enroll', 'T'],
+          ['WS', 'Enroll', 'CA'],
+        ],
+      );
+    expect(await analyse(t.db, g(true), ['CoerceAndRelayNTLMToADCS'])).toEqual([`${AU} CoerceAndRelayNTLMToADCS WS`]);
+    expect(await analyse(t.db, g(false), ['CoerceAndRelayNTLMToADCS'])).toEqual([]);
+  });
+
+  it('ProtectAdminGroups from the AdminSDHolder to protected principals of its domain only', async () => {
+    const g: SmallGraph = {
+      nodes: [
+        [D, 'Domain', { domainsid: D, collected: true }],
+        ['HOLDER', 'Container', { domainsid: D, distinguishedname: 'CN=AdminSDHolder,CN=System,DC=TEST,DC=LOCAL' }],
+        ['DA', 'Group', { domainsid: D, adminsdholderprotected: true }],
+        ['USER', 'User', { domainsid: D, adminsdholderprotected: false }],
+        ['OTHER', 'User', { domainsid: 'S-1-5-21-9-9-9', adminsdholderprotected: true }],
+      ],
+      edges: [],
+    };
+    expect(await analyse(t.db, g, ['ProtectAdminGroups'])).toEqual(['HOLDER ProtectAdminGroups DA']);
+  });
+
+  it('HasTrustKeys from a collected domain to its trust account in each domain it trusts', async () => {
+    const T = 'S-1-5-21-3-3-3';
+    const g: SmallGraph = {
+      nodes: [
+        [D, 'Domain', { domainsid: D, collected: true, netbios: 'TEST' }],
+        [T, 'Domain', { domainsid: T }],
+        ['TRUSTACCT', 'User', { domainsid: T, samaccountname: 'TEST$' }],
+        ['NOTIT', 'User', { domainsid: D, samaccountname: 'TEST$' }],
+      ],
+      edges: [[D, 'CrossForestTrust', T]],
+    };
+    expect(await analyse(t.db, g, ['HasTrustKeys'])).toEqual([`${D} HasTrustKeys TRUSTACCT`]);
+  });
+});
