@@ -55,6 +55,8 @@ export interface DatapipeDeps {
   leaseMs?: number;
   /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
   tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
+  /** Runs after every successful analysis (zones follow what analysis tagged); a failure is logged, not fatal. */
+  afterAnalysis?: () => Promise<void>;
 }
 
 /** A part of a file that an earlier attempt already committed: its transaction is rolled back, not repeated. */
@@ -88,7 +90,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
   let failures = 0;
   let pausedUntil = 0;
   const finishedListeners: JobFinishedListener[] = [];
-  const analysisListeners: (() => Promise<void>)[] = [];
 
   const owns = (s: Session, job: IngestJobModel) =>
     s.kind === 'client' ? job.clientId === s.clientId : job.userId === s.userId || s.permissions.has(PERMISSIONS.AuthManageUsers);
@@ -229,7 +230,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
         deps.index.invalidate();
       }
       if (result) {
-        for (const listener of analysisListeners) await listener().catch((err) => log.error({ err }, 'an analysis listener failed'));
+        await deps.afterAnalysis?.().catch((err) => log.error({ err }, 'the after-analysis step failed'));
       }
       await finishJobs(jobs, result);
       again = true; // a request that arrived during the run is picked up next
@@ -289,11 +290,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
     /** Registers a listener for jobs that finished ingest and analysis. */
     whenJobFinished(listener: JobFinishedListener): void {
       finishedListeners.push(listener);
-    },
-
-    /** Registers a listener for every successful analysis run (zones follow what analysis tagged). */
-    whenAnalysisFinished(listener: () => Promise<void>): void {
-      analysisListeners.push(listener);
     },
 
     withIngestLock,

@@ -32,6 +32,8 @@ export interface TokensDeps {
   identity: IdentityService;
   clock: () => Date;
   keyring: Keyring;
+  /** Turns a client-owned token into the client's session (the collectors service); absent, client tokens are refused. */
+  resolveClient?: ClientResolver;
 }
 
 /** How far a client's clock may run ahead of ours: its hour may start up to an hour after now. */
@@ -60,7 +62,8 @@ export function windowRefusal(requestDate: string, nowMs: number, pinnedOffset: 
   if (pinnedOffset !== null && pinnedOffset !== named.offsetMinutes) readings.push(pinnedOffset);
   for (const offset of readings) {
     const hourStart = named.hourTextMs - offset * 60_000;
-    const pinned = offset !== named.offsetMinutes ? ` when its hour is read in this token's offset ${fmtOffset(offset)} (fixed by its first use)` : '';
+    const pinned =
+      offset !== named.offsetMinutes ? ` when its hour is read in this token's offset ${fmtOffset(offset)} (fixed by its first use)` : '';
     if (nowMs < hourStart - AHEAD_MS) {
       const minutes = ((hourStart - AHEAD_MS - nowMs) / 60_000).toFixed(2);
       return `RequestDate is too far ahead of server time${pinned} by ${minutes} minutes beyond the allowed hour. Server time is ${new Date(nowMs).toISOString()}.`;
@@ -88,7 +91,6 @@ export function createTokensService(deps: TokensDeps) {
     const created = await store.create({ ...t, id, sealedKey: keyring.seal(key, tokenKeyAad(id)) });
     return { ...created, key };
   }
-  let clientResolver: ClientResolver | undefined;
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
 
@@ -102,11 +104,6 @@ export function createTokensService(deps: TokensDeps) {
   }
 
   return {
-    /** Lets the collectors service turn client-owned tokens into client sessions. */
-    setClientResolver(fn: ClientResolver) {
-      clientResolver = fn;
-    },
-
     /** Issues a token for the caller, or for another user when the caller may manage users. The key is returned only here. */
     async create(session: UserSession, input: { name: string | null; userId?: string | null }): Promise<CreatedToken> {
       const userId = input.userId ? requireUuid(CONTEXT, 'user_id', input.userId) : session.userId;
@@ -159,8 +156,8 @@ export function createTokensService(deps: TokensDeps) {
       }
       let session: Session;
       if (p.clientId) {
-        if (!clientResolver) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
-        session = await clientResolver(p.clientId, p.tokenId);
+        if (!deps.resolveClient) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
+        session = await deps.resolveClient(p.clientId, p.tokenId);
       } else {
         if (p.isDisabled) throw unauthorized('auth', 'Signed request rejected: the token owner is disabled.');
         session = deps.identity.toUserSession(
