@@ -82,7 +82,7 @@ const isType = (type: string | undefined, types: string[]) => !!type && typeis.i
 export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const type = req.headers['content-type'];
-    const multipart = isType(type, ['multipart/form-data']);
+    const multipart = isType(type, ['multipart/*']);
     let max = opts.maxBytes;
     if (kind === 'graphql' && multipart) {
       // GraphQL file uploads are read only for a caller the upload gate admitted from the headers.
@@ -105,7 +105,7 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     req.body = undefined;
     if (raw.length === 0 || kind === 'none') return next();
     if (kind === 'multipart') {
-      if (!multipart) throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
+      if (!isType(type, ['multipart/form-data'])) throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
       req.body = await parseMultipart(raw, type!);
       checkInput('middleware', req.body);
       return next();

@@ -46,6 +46,8 @@ export interface DatapipeDeps {
   leaseMs?: number;
   /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
   tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
+  /** Runs after every successful analysis (zones follow what analysis tagged); a failure is logged, not fatal. */
+  afterAnalysis?: () => Promise<void>;
 }
 
 /** Back-off after a failed pipeline run: 1 s, 2 s, 4 s … at most 30 s. */
@@ -73,7 +75,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
   let failures = 0;
   let pausedUntil = 0;
   const finishedListeners: JobFinishedListener[] = [];
-  const analysisListeners: (() => Promise<void>)[] = [];
   const runListeners: (() => Promise<void>)[] = [];
 
   const owns = (s: Session, job: IngestJobModel) =>
@@ -183,7 +184,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
         deps.index.invalidate();
       }
       if (result) {
-        for (const listener of analysisListeners) await listener().catch((err) => log.error({ err }, 'an analysis listener failed'));
+        await deps.afterAnalysis?.().catch((err) => log.error({ err }, 'the after-analysis step failed'));
       }
       await finishJobs(jobs, result);
       again = true; // a request that arrived during the run is picked up next
@@ -253,11 +254,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
 
     /** An upload job by id, without an ownership check (services that already checked it). */
     ingestJob: (id: number): Promise<IngestJobModel | undefined> => store.getJob(id),
-
-    /** Registers a listener for every successful analysis run (zones follow what analysis tagged). */
-    whenAnalysisFinished(listener: () => Promise<void>): void {
-      analysisListeners.push(listener);
-    },
 
     withIngestLock,
 

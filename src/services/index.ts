@@ -83,7 +83,16 @@ export async function createServices(d: ServiceDeps) {
     await identity.checkSecrets();
     await secrets.sealPlain();
   }
-  const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock, keyring });
+  // Wired at construction; the closures below reach services made further down, called only once requests flow.
+  const tokens = createTokensService({
+    tokens: tokensStore,
+    principals,
+    users,
+    identity,
+    clock,
+    keyring,
+    resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
+  });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
@@ -96,6 +105,7 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
     tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    afterAnalysis: () => assetGroups.refreshAll(),
   });
   const clientsStore = createClientsStore(db);
   const clients = createClientsService({
@@ -107,7 +117,6 @@ export async function createServices(d: ServiceDeps) {
     bindTokens: createTokensStore,
     clock,
   });
-  tokens.setClientResolver((clientId, tokenId) => clients.resolveSession(clientId, tokenId));
   const events = createEventsService({ events: createEventsStore(db), clients: clientsStore, clock });
   const collectionJobs = createCollectionJobsService({
     jobs: createJobsStore(db),
@@ -129,7 +138,6 @@ export async function createServices(d: ServiceDeps) {
     tx: (fn) => db.tx(fn),
     bind: createTagsStore,
   });
-  datapipe.whenAnalysisFinished(() => assetGroups.refreshAll());
   const sso = createSsoService({
     store: createSsoStore(db),
     identity,

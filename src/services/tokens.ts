@@ -32,6 +32,8 @@ export interface TokensDeps {
   identity: IdentityService;
   clock: () => Date;
   keyring: Keyring;
+  /** Turns a client-owned token into the client's session (the collectors service); absent, client tokens are refused. */
+  resolveClient?: ClientResolver;
 }
 
 /** How far a client's clock may run ahead of ours: its hour may start up to an hour after now. */
@@ -91,7 +93,6 @@ export function createTokensService(deps: TokensDeps) {
     const created = await store.create({ ...t, id, sealedKey: keyring.seal(key, tokenKeyAad(id)) });
     return { ...created, key };
   }
-  let clientResolver: ClientResolver | undefined;
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
 
@@ -105,11 +106,6 @@ export function createTokensService(deps: TokensDeps) {
   }
 
   return {
-    /** Lets the collectors service turn client-owned tokens into client sessions. */
-    setClientResolver(fn: ClientResolver) {
-      clientResolver = fn;
-    },
-
     /** Issues a token for the caller, or for another user when the caller may manage users. The key is returned only here. */
     async create(session: UserSession, input: { name: string | null; userId?: string | null }): Promise<CreatedToken> {
       const userId = input.userId ? requireUuid(CONTEXT, 'user_id', input.userId) : session.userId;
@@ -162,8 +158,8 @@ export function createTokensService(deps: TokensDeps) {
       }
       let session: Session;
       if (p.clientId) {
-        if (!clientResolver) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
-        session = await clientResolver(p.clientId, p.tokenId);
+        if (!deps.resolveClient) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
+        session = await deps.resolveClient(p.clientId, p.tokenId);
       } else {
         if (p.isDisabled) throw unauthorized('auth', 'Signed request rejected: the token owner is disabled.');
         session = deps.identity.toUserSession(

@@ -7,4 +7,11 @@ import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
+export const ROUTES: RestRoute[] = [
+  ...identityRoutes,
+  ...graphRoutes,
+  ...datapipeRoutes,
+  ...collectorRoutes,
+  ...adminRoutes,
+  ...accountRoutes,
+];
