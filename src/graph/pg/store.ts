@@ -1,8 +1,9 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
-import { AD_NODE_KINDS } from '../kinds.js';
 import { Stager } from './bulk.js';
+import { baseKindOf, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
+import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
 /** What the PostgreSQL graph store needs of the database layer. */
@@ -345,117 +346,4 @@ function approxBytes(v: unknown): number {
   if (typeof v === 'object' && v !== null) return JSON.stringify(v).length;
   return 8;
 }
-
-/**
- * At most one graph write in flight behind the caller. A failed write surfaces on the next call, or when the
- * transaction ends (which then rolls back); any other statement first waits for the write in flight.
- */
-class WriteQueue {
-  private inFlight: Promise<void> | undefined;
-
-  /** Waits for the previous write (throwing its error), then starts `job` without waiting for it. */
-  async behind(job: () => Promise<void>): Promise<void> {
-    await this.drain();
-    const running = job();
-    running.catch(() => undefined); // observed by drain()
-    this.inFlight = running;
-  }
-
-  async drain(): Promise<void> {
-    const running = this.inFlight;
-    this.inFlight = undefined;
-    if (running) await running;
-  }
-
-  /** Waits for the write in flight, ignoring its outcome (the transaction is failing anyway). */
-  async settle(): Promise<void> {
-    await this.drain().catch(() => undefined);
-  }
-
-  /** The transaction, but every statement waits for the write in flight. */
-  guard(q: Queryable): Queryable {
-    return {
-      query: async (sql, params) => {
-        await this.drain();
-        return q.query(sql, params);
-      },
-      execute: async (sql, params) => {
-        await this.drain();
-        return q.execute(sql, params);
-      },
-      copyFrom: q.copyFrom && (async (sql, chunks) => (await this.drain(), q.copyFrom!(sql, chunks))),
-    };
-  }
-}
-
-/** Distinct kind ids in ascending order, as graph_nodes.kind_ids keeps them. */
-function sortedIds(kinds: readonly string[], ids: Map<string, number>): number[] {
-  return [...new Set(kinds.map((k) => ids.get(k)!))].sort((a, b) => a - b);
-}
-
-/** The endpoints of a batch of edges, each with the most specific kinds any of its edges gives it. */
-function endpointsOf(batch: readonly EdgeInput[], ids: Map<string, number>): { o: string; k: number[]; seen: unknown }[] {
-  const endpoints = new Map<string, { o: string; k: number[]; seen: unknown }>();
-  for (const e of batch) {
-    const seen = e.properties.lastseen ?? null;
-    for (const [o, kind] of [
-      [e.start, e.startKind],
-      [e.end, e.endKind],
-    ] as const) {
-      const k = endpoints.get(o);
-      const base = baseKindOf(kind);
-      const kindIds = kind && kind !== base ? sortedIds([base, kind], ids) : [ids.get(base)!];
-      if (!k) endpoints.set(o, { o, k: kindIds, seen });
-      else if (k.k.length < kindIds.length) k.k = kindIds;
-    }
-  }
-  return [...endpoints.values()];
-}
-
-/** One edge per (start, end, kind) in a batch, later properties merged over earlier (one statement, one row). */
-function uniqueById(batch: EdgeById[]): EdgeById[] {
-  const seen = new Map<string, EdgeById>();
-  for (const e of batch) {
-    const key = `${e.startId}:${e.endId}:${e.kind}`;
-    const had = seen.get(key);
-    if (had) seen.set(key, { ...had, properties: { ...had.properties, ...e.properties } });
-    else seen.set(key, e);
-  }
-  return seen.size === batch.length ? batch : [...seen.values()];
-}
-
-/** Every node carries a source kind: AZBase for Azure objects, Base for Active Directory ones. */
-const AD_KINDS: ReadonlySet<string> = new Set(AD_NODE_KINDS);
-/** The base kind a placeholder endpoint gets: Base / AZBase for collector kinds, none for OpenGraph's own kinds. */
-const baseKindOf = (kind: string | undefined) =>
-  !kind || kind === 'Base' || AD_KINDS.has(kind) ? 'Base' : kind.startsWith('AZ') ? 'AZBase' : kind;
-
-/** One input per object id (a statement may not touch a row twice): kinds unioned, later properties win. */
-export function mergeNodes(nodes: NodeInput[]): NodeInput[] {
-  const out = new Map<string, NodeInput>();
-  for (const n of nodes) {
-    const seen = out.get(n.objectid);
-    if (!seen) out.set(n.objectid, { objectid: n.objectid, kinds: [...n.kinds], properties: { ...n.properties } });
-    else {
-      for (const k of n.kinds) if (!seen.kinds.includes(k)) seen.kinds.push(k);
-      Object.assign(seen.properties, n.properties);
-    }
-  }
-  return [...out.values()];
-}
-
-/** One input per (start, end, kind): properties merged, the most specific endpoint kinds kept. */
-export function mergeEdges(edges: EdgeInput[]): EdgeInput[] {
-  const out = new Map<string, EdgeInput>();
-  for (const e of edges) {
-    const key = `${e.start}\u0000${e.end}\u0000${e.kind}`;
-    const seen = out.get(key);
-    if (!seen) out.set(key, { ...e, properties: { ...e.properties } });
-    else {
-      Object.assign(seen.properties, e.properties);
-      if (!seen.startKind || seen.startKind === 'Base') seen.startKind = e.startKind;
-      if (!seen.endKind || seen.endKind === 'Base') seen.endKind = e.endKind;
-    }
-  }
-  return [...out.values()];
-}
+export { mergeEdges, mergeNodes } from './merge.js';
