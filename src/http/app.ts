@@ -47,7 +47,9 @@ export function buildApp(deps: AppDeps): Express {
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }));
+  app.use(
+    pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }),
+  );
   app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps });
