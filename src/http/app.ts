@@ -42,6 +42,7 @@ export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
 
   app.use(requestId());
   app.use(urlGuard());
