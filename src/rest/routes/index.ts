@@ -3,8 +3,12 @@ import { accountRoutes } from './accounts.js';
 import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
 import { datapipeRoutes } from './datapipe.js';
+import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
+import { searchRoutes } from './search.js';
+
+const DECLARED: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
+export const ROUTES: RestRoute[] = [...DECLARED, ...entityRoutes(DECLARED), ...searchRoutes];

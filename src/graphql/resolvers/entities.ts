@@ -1,0 +1,32 @@
+import type { Resolvers } from '../../generated/graphql.js';
+import { toGraph } from '../../graph/format.js';
+import { LISTS } from '../../services/entities-lists.js';
+
+/** Entity panels, search and inventories (schema/entities.graphql). */
+export const entitiesResolvers: Resolvers = {
+  Query: {
+    entity: (_, { objectId, kind }, ctx) => ctx.services.entities.find('entities', objectId, kind ?? undefined),
+    search: (_, args, ctx) => ctx.services.search.search('search', args),
+    availableDomains: (_, __, ctx) => ctx.services.search.availableDomains(),
+    graphKinds: async (_, { category }, ctx) =>
+      category ? ctx.services.search.kinds(category) : [...(await ctx.services.search.kinds('NODE')), ...(await ctx.services.search.kinds('EDGE'))],
+    serviceInfo: (_, __, ctx) => ctx.services.search.info(),
+  },
+  Entity: {
+    node: (e) => e.node,
+    type: (e) => e.type.path,
+    kind: (e) => e.type.kind,
+    azure: (e) => !!e.type.azure,
+    lists: (e) => e.type.lists.map((l) => LISTS[l].key) as never,
+    counts: async (e, _, ctx) => (await ctx.services.entities.counts(e)).map((c) => ({ list: c.key as never, count: c.count })),
+    list: (e, { name, ...page }, ctx) => ctx.services.entities.list(e.type.path, e, name, page),
+    graph: (e, { name }, ctx) => ctx.services.entities.listGraph(e.type.path, e, name),
+  },
+  Graph: {
+    bloodhound: async (g, _, ctx) => toGraph(g.nodes, g.edges, await ctx.services.customNodes.icons()),
+  },
+  GraphEdge: {
+    source: (e) => e.startId,
+    target: (e) => e.endId,
+  },
+};
