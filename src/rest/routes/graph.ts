@@ -71,7 +71,8 @@ export const graphRoutes = [
     method: 'GET',
     path: '/api/v2/graphs/shortest-path',
     context: 'pathfinding',
-    operation: 'ShortestPaths',
+    // BloodHound's shape: {data: {nodes, edges}}, 404 when there is no path (issue 12).
+    operation: 'ShortestPathGraph',
     input: { query: z.object({ ...pathQuery, relationship_kinds: query.string(), only_traversable: query.bool(false) }) },
     variables: ({ query }) => ({
       start: query.start_node,
@@ -79,7 +80,7 @@ export const graphRoutes = [
       relationshipKinds: query.relationship_kinds ?? null,
       onlyTraversable: query.only_traversable,
     }),
-    reshape: ({ shortestPaths }) => shape.paths(shortestPaths),
+    reshape: ({ shortestPaths }) => shape.pathGraph(shortestPaths),
   }),
   // 6: `count` is the API document's name; BloodHound's clients send `counts`. One operation, counts on demand.
   route({
