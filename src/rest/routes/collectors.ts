@@ -292,7 +292,7 @@ export const collectorRoutes = [
     context: 'collectors',
     operation: 'CollectorManifest',
     input: { params: z.object({ collector_type: z.string() }) },
-    variables: ({ params }) => ({ type: params.collector_type }),
+    variables: ({ params }) => ({ type: collectorType(params.collector_type) }),
     reshape: ({ collectorManifest: m }) => data({ latest: m.latest ?? '', versions: m.versions }),
   }),
   // 15
@@ -302,10 +302,15 @@ export const collectorRoutes = [
     context: 'collectors',
     operation: 'CollectorChecksum',
     input: { params: z.object({ collector_type: z.string(), release_tag: z.string() }) },
-    variables: ({ params }) => ({ type: params.collector_type, releaseTag: params.release_tag }),
+    variables: ({ params }) => ({ type: collectorType(params.collector_type), releaseTag: params.release_tag }),
     reshape: ({ collectorChecksum: c }) => ({
       raw: { data: Buffer.from(c.content, 'utf8'), contentType: 'application/octet-stream' },
       headers: { 'Content-Disposition': `attachment; filename="${c.fileName}"` },
     }),
   }),
 ];
+
+/** BloodHound's collector names (`sharphound`, `azurehound`) are aliases of the API document's ones (issue 12). */
+function collectorType(t: string): string {
+  return t === 'sharphound' ? 'collector_ad' : t === 'azurehound' ? 'collector_azure' : t;
+}
