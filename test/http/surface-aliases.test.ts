@@ -30,3 +30,14 @@ describe("BloodHound's spellings of our routes (issue 12)", () => {
     expect(expectWrapper(a, 400).message).toBe(expectWrapper(b, 400).message);
   });
 });
+
+describe('GraphiQL (issue 12)', () => {
+  const t = useTestApp();
+
+  it('is served gzip-compressed to a browser', async () => {
+    const res = await request(t.app).get('/graphql').set('Accept', 'text/html').set('Accept-Encoding', 'gzip');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.text).toMatch(/GraphiQL|graphiql/);
+  });
+});
