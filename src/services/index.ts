@@ -18,6 +18,8 @@ import { createGraphService } from './graph.js';
 import { createEntityService } from './entities.js';
 import { createSearchService } from './search.js';
 import { createSearchStore } from '../db/stores/search-store.js';
+import { createJobListsStore } from '../db/stores/job-lists-store.js';
+import { createJobListsService } from './job-lists.js';
 import { GraphIndexHolder } from './graph-index-holder.js';
 import { createIdentityService } from './identity.js';
 import { createPermissionsService } from './permissions.js';
@@ -158,6 +160,7 @@ export async function createServices(d: ServiceDeps) {
     graph,
     entities,
     search,
+    jobLists: createJobListsService({ store: createJobListsStore(db) }),
     datapipe,
     clients,
     events,

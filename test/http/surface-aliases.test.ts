@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { expectWrapper, useTestApp } from '../helpers/app';
+import { createClient } from '../helpers/collectors';
 
 describe("BloodHound's spellings of our routes (issue 12)", () => {
   const t = useTestApp();
@@ -28,6 +29,26 @@ describe("BloodHound's spellings of our routes (issue 12)", () => {
     const b = await request(t.app).post('/api/v2/saml/providers').set(as()).field('name', 'x');
     expect(a.status).toBe(400);
     expect(expectWrapper(a, 400).message).toBe(expectWrapper(b, 400).message);
+  });
+});
+
+describe('collection job history (issue 12)', () => {
+  const t = useTestApp();
+  const as = () => ({ Authorization: `Bearer ${t.adminJwt}` });
+
+  it('lists jobs, finished jobs and a client’s completed jobs; /jobs/finished is not taken for a job id', async () => {
+    const c = await createClient(t.app, t.adminJwt);
+    // BloodHound's client creates ad-hoc jobs at /clients/{id}/jobs.
+    const task = await request(t.app).post(`/api/v2/clients/${c.id}/jobs`).set(as()).send({ session_collection: true });
+    expect(task.status).toBe(200);
+    const all = await request(t.app).get('/api/v2/jobs').set(as());
+    expect(all.status).toBe(200);
+    expect(all.body).toMatchObject({ count: 1, skip: 0, limit: 100, data: [{ id: task.body.data.id, client_id: c.id }] });
+    expect((await request(t.app).get('/api/v2/jobs/finished').set(as())).body).toMatchObject({ count: 0, data: [] });
+    expect((await request(t.app).get(`/api/v2/clients/${c.id}/completed-jobs?limit=5`).set(as())).body).toMatchObject({ count: 0, limit: 5 });
+    expectWrapper(await request(t.app).get('/api/v2/clients/not-a-uuid/completed-jobs').set(as()), 400);
+    expectWrapper(await request(t.app).get('/api/v2/jobs?skip=-1').set(as()), 400);
+    expectWrapper(await request(t.app).get('/api/v2/jobs'), 401);
   });
 });
 

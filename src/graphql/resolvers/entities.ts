@@ -11,6 +11,7 @@ export const entitiesResolvers: Resolvers = {
     graphKinds: async (_, { category }, ctx) =>
       category ? ctx.services.search.kinds(category) : [...(await ctx.services.search.kinds('NODE')), ...(await ctx.services.search.kinds('EDGE'))],
     serviceInfo: (_, __, ctx) => ctx.services.search.info(),
+    collectionJobs: (_, args, ctx) => ctx.services.jobLists.list(args),
   },
   Entity: {
     node: (e) => e.node,

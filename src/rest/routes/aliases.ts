@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { query } from '../params.js';
+import * as collectors from '../reshape/collectors.js';
 import type { RestRoute } from '../route.js';
 import * as identity from '../reshape/identity.js';
 import { data, route } from '../route.js';
@@ -40,5 +43,38 @@ export const roleRoutes = [
           deleted_at: { time: '0001-01-01T00:00:00Z', valid: false },
         })),
       }),
+  }),
+];
+
+const jobsPage = z.object({ skip: query.int(), limit: query.int() });
+
+/** Collection job history: every job, finished ones, one client's finished ones (BloodHound's paths). */
+export const jobListRoutes = [
+  route({
+    method: 'GET',
+    path: '/api/v2/jobs',
+    context: 'jobs',
+    operation: 'ListCollectionJobs',
+    input: { query: jobsPage },
+    variables: ({ query }) => ({ skip: query.skip, limit: query.limit }),
+    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.endedJob)) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v2/jobs/finished',
+    context: 'jobs',
+    operation: 'ListCollectionJobs',
+    input: { query: jobsPage },
+    variables: ({ query }) => ({ finished: true, skip: query.skip, limit: query.limit }),
+    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.endedJob)) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v2/clients/:client_id/completed-jobs',
+    context: 'clients',
+    operation: 'ListCollectionJobs',
+    input: { params: z.object({ client_id: z.string() }), query: jobsPage },
+    variables: ({ params, query }) => ({ clientId: params.client_id, finished: true, skip: query.skip, limit: query.limit }),
+    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.endedJob)) }),
   }),
 ];

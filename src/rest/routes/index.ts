@@ -1,6 +1,6 @@
 import type { RestRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
-import { aliasRoutes, roleRoutes } from './aliases.js';
+import { aliasRoutes, jobListRoutes, roleRoutes } from './aliases.js';
 import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
 import { datapipeRoutes } from './datapipe.js';
@@ -12,4 +12,4 @@ import { searchRoutes } from './search.js';
 const DECLARED: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...DECLARED, ...entityRoutes(DECLARED), ...searchRoutes, ...roleRoutes, ...aliasRoutes(DECLARED)];
+export const ROUTES: RestRoute[] = [...DECLARED, ...entityRoutes(DECLARED), ...searchRoutes, ...roleRoutes, ...jobListRoutes, ...aliasRoutes(DECLARED)];
