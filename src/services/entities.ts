@@ -1,3 +1,4 @@
+import { toGraph, type IconLookup } from '../graph/format.js';
 import type { GraphIndex } from '../graph/index/graph-index.js';
 import type { Found } from '../graph/index/traversals.js';
 import { primaryKind } from '../graph/kinds.js';
@@ -33,7 +34,7 @@ const SORTABLE = ['name', 'objectid', 'label'] as const;
  * lists and their traversals are data (entities-lists.ts); everything here runs on the in-memory path index, which
  * answers a count in microseconds where the same recursive SQL takes milliseconds to seconds.
  */
-export function createEntityService(deps: { store: GraphStore; index: GraphIndexHolder }) {
+export function createEntityService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: () => Promise<IconLookup> }) {
   const { store } = deps;
 
   async function find(context: string, objectId: string, kind?: string): Promise<Entity> {
@@ -103,6 +104,11 @@ export function createEntityService(deps: { store: GraphStore; index: GraphIndex
         limit: page.limit,
         nodes: entries.slice(page.skip, page.skip + page.limit).map(({ id: _id, ...rest }) => rest),
       };
+    },
+
+    /** A typed graph in BloodHound's legacy map format (custom node kinds' icons included). */
+    async bloodhoundGraph(g: TypedGraph): Promise<Record<string, unknown>> {
+      return toGraph(g.nodes, g.edges, await deps.icons?.());
     },
 
     /** One list as the graph of the results and the edges that lead to them. */

@@ -85,7 +85,7 @@ export async function createServices(d: ServiceDeps) {
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
   const graph = createGraphService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
-  const entities = createEntityService({ store: graphStore, index: graphIndex });
+  const entities = createEntityService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),

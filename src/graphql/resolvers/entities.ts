@@ -1,5 +1,4 @@
 import type { Resolvers } from '../../generated/graphql.js';
-import { toGraph } from '../../graph/format.js';
 import { LISTS } from '../../services/entities-lists.js';
 
 /** Entity panels, search and inventories (schema/entities.graphql). */
@@ -24,7 +23,7 @@ export const entitiesResolvers: Resolvers = {
     graph: (e, { name }, ctx) => ctx.services.entities.listGraph(e.type.path, e, name),
   },
   Graph: {
-    bloodhound: async (g, _, ctx) => toGraph(g.nodes, g.edges, await ctx.services.customNodes.icons()),
+    bloodhound: (g, _, ctx) => ctx.services.entities.bloodhoundGraph(g),
   },
   GraphEdge: {
     source: (e) => e.startId,
