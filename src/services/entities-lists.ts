@@ -22,11 +22,37 @@ const AZM = 'AZMemberOf';
 const TRUSTS = ['SameForestTrust', 'CrossForestTrust', 'TrustedBy'];
 const PKI = ['IssuedSignedBy', 'EnterpriseCAFor', 'RootCAFor', 'NTAuthStoreFor'];
 /** Azure edges that give control over their target (everything but structure, membership and role assignment). */
-const AZ_CONTROL: string[] = (AZ_EDGE_KINDS as readonly string[]).filter((k) => !['AZContains', 'AZMemberOf', 'AZHasRole', 'AZRunsAs', 'AZRoleEligible', 'AZRoleApprover', 'AZAuthenticatesTo', 'AZNodeResourceGroup'].includes(k)).concat([
-  'AZAddMembers', 'AZAddOwner', 'AZAddSecret', 'AZExecuteCommand', 'AZGlobalAdmin', 'AZGrant', 'AZGrantSelf',
-  'AZPrivilegedAuthAdmin', 'AZPrivilegedRoleAdmin', 'AZResetPassword', 'AZMGAddMember', 'AZMGAddOwner', 'AZMGAddSecret',
-  'AZMGGrantAppRoles', 'AZMGGrantRole',
-]);
+const AZ_CONTROL: string[] = (AZ_EDGE_KINDS as readonly string[])
+  .filter(
+    (k) =>
+      ![
+        'AZContains',
+        'AZMemberOf',
+        'AZHasRole',
+        'AZRunsAs',
+        'AZRoleEligible',
+        'AZRoleApprover',
+        'AZAuthenticatesTo',
+        'AZNodeResourceGroup',
+      ].includes(k),
+  )
+  .concat([
+    'AZAddMembers',
+    'AZAddOwner',
+    'AZAddSecret',
+    'AZExecuteCommand',
+    'AZGlobalAdmin',
+    'AZGrant',
+    'AZGrantSelf',
+    'AZPrivilegedAuthAdmin',
+    'AZPrivilegedRoleAdmin',
+    'AZResetPassword',
+    'AZMGAddMember',
+    'AZMGAddOwner',
+    'AZMGAddSecret',
+    'AZMGGrantAppRoles',
+    'AZMGGrantRole',
+  ]);
 const AZ_EXECUTION = ['AZVMAdminLogin', 'AZVMContributor', 'AZAvereContributor', 'AZExecuteCommand', 'AZContributor', 'AZOwner'];
 
 const out = (edges: readonly string[]): Traversal => ({ shape: 'direct', dir: 'out', edges });
@@ -42,7 +68,12 @@ const azContained: Traversal = { shape: 'transitive', dir: 'out', edges: ['AZCon
 export const LISTS = {
   userSessions: { key: 'sessions', path: 'sessions', traversal: inn(['HasSession']), targets: ['Computer'] },
   computerSessions: { key: 'sessions', path: 'sessions', traversal: out(['HasSession']), targets: ['User'] },
-  groupSessions: { key: 'sessions', path: 'sessions', traversal: { shape: 'ofMembers', membership: M, dir: 'in', edges: ['HasSession'] }, targets: ['Computer'] },
+  groupSessions: {
+    key: 'sessions',
+    path: 'sessions',
+    traversal: { shape: 'ofMembers', membership: M, dir: 'in', edges: ['HasSession'] },
+    targets: ['Computer'],
+  },
   groupMembership: { key: 'groupMembership', path: 'memberships', traversal: { shape: 'transitive', dir: 'out', edges: [M] } },
   computerGroupMembership: { key: 'groupMembership', path: 'group-membership', traversal: { shape: 'transitive', dir: 'out', edges: [M] } },
   members: { key: 'members', path: 'members', traversal: { shape: 'transitive', dir: 'in', edges: [M] } },
@@ -52,8 +83,16 @@ export const LISTS = {
   psRemoteRights: { key: 'psRemoteRights', path: 'ps-remote-rights', traversal: rights('CanPSRemote'), targets: ['Computer'] },
   backupRights: { key: 'backupRights', path: 'backup-rights', traversal: rights('CanBackup'), targets: ['Computer'] },
   sqlAdminRights: { key: 'sqlAdmin', path: 'sql-admin-rights', traversal: out(['SQLAdmin']) },
-  constrainedDelegationRights: { key: 'constrainedDelegation', path: 'constrained-delegation-rights', traversal: out(['AllowedToDelegate']) },
-  controllables: { key: 'controllables', path: 'controllables', traversal: { shape: 'viaMembership', dir: 'out', edges: ACL_KINDS, membership: M } },
+  constrainedDelegationRights: {
+    key: 'constrainedDelegation',
+    path: 'constrained-delegation-rights',
+    traversal: out(['AllowedToDelegate']),
+  },
+  controllables: {
+    key: 'controllables',
+    path: 'controllables',
+    traversal: { shape: 'viaMembership', dir: 'out', edges: ACL_KINDS, membership: M },
+  },
   controllers: { key: 'controllers', path: 'controllers', traversal: holders(ACL_KINDS) },
   gpos: { key: 'gpos', path: 'gpos', traversal: { shape: 'gposApplying' } },
   adminUsers: { key: 'adminUsers', path: 'admin-users', traversal: holders(['AdminTo']) },
@@ -86,7 +125,12 @@ export const LISTS = {
   gpoTierZero: { key: 'tierzero', path: 'tier-zero', traversal: gpoAffected, targets: [TIER_ZERO_KIND] },
   linkedTemplates: { key: 'linkedTemplates', path: 'linkedtemplates', traversal: inn(['ExtendedByPolicy']), targets: ['CertTemplate'] },
   publishedToCAs: { key: 'publishedToCAs', path: 'published-to-cas', traversal: out(['PublishedTo']), targets: ['EnterpriseCA'] },
-  publishedTemplates: { key: 'publishedTemplates', path: 'published-templates', traversal: inn(['PublishedTo']), targets: ['CertTemplate'] },
+  publishedTemplates: {
+    key: 'publishedTemplates',
+    path: 'published-templates',
+    traversal: inn(['PublishedTo']),
+    targets: ['CertTemplate'],
+  },
   pkiHierarchy: { key: 'pkiHierarchy', path: 'pki-hierarchy', traversal: { shape: 'transitive', dir: 'out', edges: PKI } },
   trustedCAs: { key: 'trustedCAs', path: 'trusted-cas', traversal: inn(['TrustedForNTAuth']), targets: ['EnterpriseCA'] },
   // Azure (related_entity_type values of /api/v2/azure/{entity_type}).
@@ -96,19 +140,47 @@ export const LISTS = {
   azActiveAssignments: { key: 'activeAssignments', path: 'active-assignments', traversal: inn(['AZHasRole']) },
   azPimAssignments: { key: 'pimAssignments', path: 'pim-assignments', traversal: inn(['AZRoleEligible']) },
   azInboundControl: { key: 'inboundObjectControl', path: 'inbound-control', traversal: holders(AZ_CONTROL, AZM) },
-  azOutboundControl: { key: 'outboundObjectControl', path: 'outbound-control', traversal: { shape: 'viaMembership', dir: 'out', edges: AZ_CONTROL, membership: AZM } },
+  azOutboundControl: {
+    key: 'outboundObjectControl',
+    path: 'outbound-control',
+    traversal: { shape: 'viaMembership', dir: 'out', edges: AZ_CONTROL, membership: AZM },
+  },
   azInboundExecution: { key: 'inboundExecutionPrivileges', path: 'inbound-execution-privileges', traversal: holders(AZ_EXECUTION, AZM) },
-  azOutboundExecution: { key: 'outboundExecutionPrivileges', path: 'outbound-execution-privileges', traversal: { shape: 'viaMembership', dir: 'out', edges: AZ_EXECUTION, membership: AZM } },
+  azOutboundExecution: {
+    key: 'outboundExecutionPrivileges',
+    path: 'outbound-execution-privileges',
+    traversal: { shape: 'viaMembership', dir: 'out', edges: AZ_EXECUTION, membership: AZM },
+  },
   azOwners: { key: 'owners', path: 'owners', traversal: inn(['AZOwns', 'AZOwner']) },
   azDescendantUsers: { key: 'descendentUsers', path: 'descendent-users', traversal: azContained, targets: ['AZUser'] },
   azDescendantGroups: { key: 'descendentGroups', path: 'descendent-groups', traversal: azContained, targets: ['AZGroup'] },
-  azDescendantSubscriptions: { key: 'descendentSubscriptions', path: 'descendent-subscriptions', traversal: azContained, targets: ['AZSubscription'] },
-  azDescendantResourceGroups: { key: 'descendentResourceGroups', path: 'descendent-resource-groups', traversal: azContained, targets: ['AZResourceGroup'] },
+  azDescendantSubscriptions: {
+    key: 'descendentSubscriptions',
+    path: 'descendent-subscriptions',
+    traversal: azContained,
+    targets: ['AZSubscription'],
+  },
+  azDescendantResourceGroups: {
+    key: 'descendentResourceGroups',
+    path: 'descendent-resource-groups',
+    traversal: azContained,
+    targets: ['AZResourceGroup'],
+  },
   azDescendantVMs: { key: 'descendentVirtualMachines', path: 'descendent-virtual-machines', traversal: azContained, targets: ['AZVM'] },
   azDescendantKeyVaults: { key: 'descendentKeyVaults', path: 'descendent-key-vaults', traversal: azContained, targets: ['AZKeyVault'] },
-  azDescendantManagementGroups: { key: 'descendentManagementGroups', path: 'descendent-management-groups', traversal: azContained, targets: ['AZManagementGroup'] },
+  azDescendantManagementGroups: {
+    key: 'descendentManagementGroups',
+    path: 'descendent-management-groups',
+    traversal: azContained,
+    targets: ['AZManagementGroup'],
+  },
   azDescendantApps: { key: 'descendentApplications', path: 'descendent-applications', traversal: azContained, targets: ['AZApp'] },
-  azDescendantServicePrincipals: { key: 'descendentServicePrincipals', path: 'descendent-service-principals', traversal: azContained, targets: ['AZServicePrincipal'] },
+  azDescendantServicePrincipals: {
+    key: 'descendentServicePrincipals',
+    path: 'descendent-service-principals',
+    traversal: azContained,
+    targets: ['AZServicePrincipal'],
+  },
   azDescendantDevices: { key: 'descendentDevices', path: 'descendent-devices', traversal: azContained, targets: ['AZDevice'] },
 } satisfies Record<string, ListSpec>;
 
@@ -127,21 +199,66 @@ const RIGHTS: ListId[] = ['adminRights', 'rdpRights', 'dcomRights', 'psRemoteRig
 const CONTROL: ListId[] = ['controllables', 'controllers'];
 const AZ_PRINCIPAL: ListId[] = ['azMemberOf', 'azRoles', 'azInboundControl', 'azOutboundControl', 'azOutboundExecution'];
 const AZ_RESOURCE: ListId[] = ['azInboundControl', 'azInboundExecution', 'azOwners'];
-const AZ_SCOPE: ListId[] = ['azInboundControl', 'azDescendantUsers', 'azDescendantGroups', 'azDescendantSubscriptions', 'azDescendantResourceGroups', 'azDescendantVMs', 'azDescendantKeyVaults', 'azDescendantManagementGroups', 'azDescendantApps', 'azDescendantServicePrincipals', 'azDescendantDevices'];
+const AZ_SCOPE: ListId[] = [
+  'azInboundControl',
+  'azDescendantUsers',
+  'azDescendantGroups',
+  'azDescendantSubscriptions',
+  'azDescendantResourceGroups',
+  'azDescendantVMs',
+  'azDescendantKeyVaults',
+  'azDescendantManagementGroups',
+  'azDescendantApps',
+  'azDescendantServicePrincipals',
+  'azDescendantDevices',
+];
 
 export const ENTITY_TYPES: readonly EntityType[] = [
   { path: 'base', kind: 'Base', lists: CONTROL },
-  { path: 'users', kind: 'User', lists: ['userSessions', 'groupMembership', ...RIGHTS, 'sqlAdminRights', 'constrainedDelegationRights', ...CONTROL, 'gpos'] },
+  {
+    path: 'users',
+    kind: 'User',
+    lists: ['userSessions', 'groupMembership', ...RIGHTS, 'sqlAdminRights', 'constrainedDelegationRights', ...CONTROL, 'gpos'],
+  },
   { path: 'groups', kind: 'Group', lists: ['groupSessions', 'members', 'groupMembership', ...RIGHTS, ...CONTROL] },
   {
     path: 'computers',
     kind: 'Computer',
-    lists: ['computerSessions', 'adminUsers', 'rdpUsers', 'dcomUsers', 'psRemoteUsers', 'backupOperators', 'sqlAdmins', 'constrainedUsers', 'computerGroupMembership', ...RIGHTS, 'constrainedDelegationRights', ...CONTROL, 'gpos'],
+    lists: [
+      'computerSessions',
+      'adminUsers',
+      'rdpUsers',
+      'dcomUsers',
+      'psRemoteUsers',
+      'backupOperators',
+      'sqlAdmins',
+      'constrainedUsers',
+      'computerGroupMembership',
+      ...RIGHTS,
+      'constrainedDelegationRights',
+      ...CONTROL,
+      'gpos',
+    ],
   },
   {
     path: 'domains',
     kind: 'Domain',
-    lists: ['domainUsers', 'domainGroups', 'domainComputers', 'domainOUs', 'domainGPOs', 'foreignUsers', 'foreignGroups', 'foreignAdmins', 'foreignGPOControllers', 'inboundTrusts', 'outboundTrusts', 'controllers', 'dcSyncers', 'linkedGPOs'],
+    lists: [
+      'domainUsers',
+      'domainGroups',
+      'domainComputers',
+      'domainOUs',
+      'domainGPOs',
+      'foreignUsers',
+      'foreignGroups',
+      'foreignAdmins',
+      'foreignGPOControllers',
+      'inboundTrusts',
+      'outboundTrusts',
+      'controllers',
+      'dcSyncers',
+      'linkedGPOs',
+    ],
   },
   { path: 'ous', kind: 'OU', lists: ['ouGPOs', 'ouUsers', 'ouGroups', 'ouComputers', 'controllers'] },
   { path: 'gpos', kind: 'GPO', lists: ['gpoOUs', 'gpoComputers', 'gpoUsers', 'controllers', 'gpoTierZero'] },

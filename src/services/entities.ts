@@ -53,10 +53,13 @@ export function createEntityService(deps: { store: GraphStore; index: GraphIndex
     const root = index.dense(entity.node.id);
     if (root < 0) return { index, found: { nodes: new Set(), edges: new Set() } };
     const spec = LISTS[list];
-    return { index, found: traverse(index, root, spec.traversal, {
-      kinds: 'targets' in spec ? spec.targets : undefined,
-      domainSid: String(entity.node.properties.domainsid ?? entity.node.objectid).toUpperCase(),
-    }) };
+    return {
+      index,
+      found: traverse(index, root, spec.traversal, {
+        kinds: 'targets' in spec ? spec.targets : undefined,
+        domainSid: String(entity.node.properties.domainsid ?? entity.node.objectid).toUpperCase(),
+      }),
+    };
   }
 
   function listId(context: string, entity: Entity, key: string): ListId {
@@ -89,8 +92,15 @@ export function createEntityService(deps: { store: GraphStore; index: GraphIndex
       const sort = sortKeys(context, input.sortBy, SORTABLE);
       const { index, found } = await run(entity, id);
       const summaries = await store.nodeSummaries([...found.nodes].map((d) => index.dbId(d)));
-      const entries = summaries.map((s) => ({ id: s.id, objectId: s.objectid, name: s.name ?? '', label: primaryKind(s.kinds), kinds: s.kinds }));
-      const value = (e: (typeof entries)[number], c: (typeof SORTABLE)[number]) => (c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label);
+      const entries = summaries.map((s) => ({
+        id: s.id,
+        objectId: s.objectid,
+        name: s.name ?? '',
+        label: primaryKind(s.kinds),
+        kinds: s.kinds,
+      }));
+      const value = (e: (typeof entries)[number], c: (typeof SORTABLE)[number]) =>
+        c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label;
       entries.sort((a, b) => {
         for (const k of sort) {
           const d = value(a, k.column).localeCompare(value(b, k.column));

@@ -18,7 +18,10 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export function createSearchService(deps: { search: SearchStore; graph: GraphStore; edition: string }) {
   const { search, graph } = deps;
   return {
-    async search(context: string, input: { query: string; kinds?: readonly string[] | null; mode?: SearchMode | null; skip?: number | null; limit?: number | null }) {
+    async search(
+      context: string,
+      input: { query: string; kinds?: readonly string[] | null; mode?: SearchMode | null; skip?: number | null; limit?: number | null },
+    ) {
       const term = input.query.trim();
       if (!term) throw badRequest(context, 'The search query must not be empty.');
       if (term.length > MAX_QUERY) throw badRequest(context, `The search query must be at most ${MAX_QUERY} characters.`);
@@ -66,10 +69,38 @@ export function createSearchService(deps: { search: SearchStore; graph: GraphSto
 
 /** Feature flags as BloodHound lists them; none can be switched here (they describe what this service does). */
 const FEATURES = [
-  { id: 1, key: 'entity_panel_cache', name: 'Entity panel cache', description: 'Entity lists are computed on the in-memory path index.', enabled: true, userUpdatable: false },
-  { id: 2, key: 'adcs', name: 'ADCS', description: 'Active Directory Certificate Services nodes and edges.', enabled: true, userUpdatable: false },
-  { id: 3, key: 'tier_management_engine', name: 'Tier management', description: 'Asset group tags and selectors.', enabled: true, userUpdatable: false },
-  { id: 4, key: 'clear_graph_data', name: 'Clear graph data', description: 'Graph data can be deleted.', enabled: true, userUpdatable: false },
+  {
+    id: 1,
+    key: 'entity_panel_cache',
+    name: 'Entity panel cache',
+    description: 'Entity lists are computed on the in-memory path index.',
+    enabled: true,
+    userUpdatable: false,
+  },
+  {
+    id: 2,
+    key: 'adcs',
+    name: 'ADCS',
+    description: 'Active Directory Certificate Services nodes and edges.',
+    enabled: true,
+    userUpdatable: false,
+  },
+  {
+    id: 3,
+    key: 'tier_management_engine',
+    name: 'Tier management',
+    description: 'Asset group tags and selectors.',
+    enabled: true,
+    userUpdatable: false,
+  },
+  {
+    id: 4,
+    key: 'clear_graph_data',
+    name: 'Clear graph data',
+    description: 'Graph data can be deleted.',
+    enabled: true,
+    userUpdatable: false,
+  },
 ];
 
 export type SearchService = ReturnType<typeof createSearchService>;
@@ -79,7 +110,10 @@ let version: string | undefined;
 function serverVersion(): string {
   if (version === undefined) {
     try {
-      version = String((JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0');
+      version = String(
+        (JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: string }).version ??
+          '0.0.0',
+      );
     } catch {
       version = '0.0.0';
     }

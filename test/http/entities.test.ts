@@ -56,9 +56,12 @@ describe('entities, search and inventories (issue 12)', () => {
     });
 
     it('shows a domain, a group and a computer with their panels', async () => {
-      const res = await gql(`query ($d: String!, $g: String!) {
+      const res = await gql(
+        `query ($d: String!, $g: String!) {
         d: entity(objectId: $d) { kind counts { list count } }
-        g: entity(objectId: $g, kind: "Group") { kind list(name: members, limit: 100) { totalCount } } }`, { d: T, g: `${T}-512` });
+        g: entity(objectId: $g, kind: "Group") { kind list(name: members, limit: 100) { totalCount } } }`,
+        { d: T, g: `${T}-512` },
+      );
       expect(res.body.errors).toBeUndefined();
       const d = Object.fromEntries(res.body.data.d.counts.map((c: { list: string; count: number }) => [c.list, c.count]));
       expect(res.body.data.d.kind).toBe('Domain');
@@ -84,7 +87,11 @@ describe('entities, search and inventories (issue 12)', () => {
   describe('REST entity routes', () => {
     it.each([
       ['groups', `${T}-512`, ['members', 'memberships', 'controllers', 'sessions']],
-      ['domains', T, ['users', 'groups', 'computers', 'ous', 'gpos', 'controllers', 'inbound-trusts', 'outbound-trusts', 'dc-syncers', 'linked-gpos']],
+      [
+        'domains',
+        T,
+        ['users', 'groups', 'computers', 'ous', 'gpos', 'controllers', 'inbound-trusts', 'outbound-trusts', 'dc-syncers', 'linked-gpos'],
+      ],
       ['users', DFM, ['sessions', 'memberships', 'admin-rights', 'controllers', 'controllables', 'sql-admin-rights']],
     ])('/api/v2/%s/{id} and its lists answer in BloodHound’s envelopes', async (type, id, lists) => {
       const info = await get(`/api/v2/${type}/${id}`);
@@ -123,7 +130,9 @@ describe('entities, search and inventories (issue 12)', () => {
       expect(expectWrapper(await get('/api/v2/azure/spaceships?object_id=X'), 400).message).toMatch(/entity_type/);
       expectWrapper(await get('/api/v2/azure/users'), 400);
       expectWrapper(await get('/api/v2/azure/users?object_id=NOPE'), 404);
-      expect(expectWrapper(await get('/api/v2/azure/users?object_id=NOPE&related_entity_type=warp'), 400).message).toMatch(/related_entity_type/);
+      expect(expectWrapper(await get('/api/v2/azure/users?object_id=NOPE&related_entity_type=warp'), 400).message).toMatch(
+        /related_entity_type/,
+      );
     });
   });
 

@@ -10,7 +10,10 @@ describe("BloodHound's spellings of our routes (issue 12)", () => {
     const res = await request(t.app).get('/api/v2/roles').set(as());
     expect(res.status).toBe(200);
     const admin = res.body.data.roles.find((r: { name: string }) => r.name === 'Administrator');
-    expect(admin).toMatchObject({ id: expect.any(Number), permissions: expect.arrayContaining([expect.objectContaining({ authority: 'graphdb' })]) });
+    expect(admin).toMatchObject({
+      id: expect.any(Number),
+      permissions: expect.arrayContaining([expect.objectContaining({ authority: 'graphdb' })]),
+    });
     expectWrapper(await request(t.app).get('/api/v2/roles'), 401);
   });
 
@@ -45,7 +48,10 @@ describe('collection job history (issue 12)', () => {
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ count: 1, skip: 0, limit: 100, data: [{ id: task.body.data.id, client_id: c.id }] });
     expect((await request(t.app).get('/api/v2/jobs/finished').set(as())).body).toMatchObject({ count: 0, data: [] });
-    expect((await request(t.app).get(`/api/v2/clients/${c.id}/completed-jobs?limit=5`).set(as())).body).toMatchObject({ count: 0, limit: 5 });
+    expect((await request(t.app).get(`/api/v2/clients/${c.id}/completed-jobs?limit=5`).set(as())).body).toMatchObject({
+      count: 0,
+      limit: 5,
+    });
     expectWrapper(await request(t.app).get('/api/v2/clients/not-a-uuid/completed-jobs').set(as()), 400);
     expectWrapper(await request(t.app).get('/api/v2/jobs?skip=-1').set(as()), 400);
     expectWrapper(await request(t.app).get('/api/v2/jobs'), 401);

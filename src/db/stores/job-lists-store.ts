@@ -15,7 +15,12 @@ order by j.id desc offset $3 limit $4`;
 
 export function createJobListsStore(db: Queryable) {
   return {
-    async list(p: { clientId: string | null; finished: boolean; skip: number; limit: number }): Promise<{ total: number; jobs: JobModel[] }> {
+    async list(p: {
+      clientId: string | null;
+      finished: boolean;
+      skip: number;
+      limit: number;
+    }): Promise<{ total: number; jobs: JobModel[] }> {
       const rows = await db.query<JobModel & { total: number }>(LIST, [p.clientId, p.finished, p.skip, p.limit]);
       return { total: rows[0]?.total ?? 0, jobs: rows.map(({ total: _, ...j }) => j) };
     },

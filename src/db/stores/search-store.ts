@@ -37,8 +37,24 @@ select k.name from graph_kinds k where exists (select 1 from graph_edges e where
 export function createSearchStore(db: Queryable) {
   return {
     /** Node ids matching, in display order, and the number of all matches. */
-    async search(p: { namePattern: string; idPattern: string; kinds: string[] | null; exact: string; prefix: string; skip: number; limit: number }) {
-      const rows = await db.query<{ id: number; total: number }>(SEARCH, [p.namePattern, p.idPattern, p.kinds, p.exact, p.prefix, p.skip, p.limit]);
+    async search(p: {
+      namePattern: string;
+      idPattern: string;
+      kinds: string[] | null;
+      exact: string;
+      prefix: string;
+      skip: number;
+      limit: number;
+    }) {
+      const rows = await db.query<{ id: number; total: number }>(SEARCH, [
+        p.namePattern,
+        p.idPattern,
+        p.kinds,
+        p.exact,
+        p.prefix,
+        p.skip,
+        p.limit,
+      ]);
       return { ids: rows.map((r) => Number(r.id)), total: rows[0]?.total ?? null };
     },
     async countOnly(p: { namePattern: string; idPattern: string; kinds: string[] | null; exact: string; prefix: string }): Promise<number> {

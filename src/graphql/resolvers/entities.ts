@@ -8,7 +8,9 @@ export const entitiesResolvers: Resolvers = {
     search: (_, args, ctx) => ctx.services.search.search('search', args),
     availableDomains: (_, __, ctx) => ctx.services.search.availableDomains(),
     graphKinds: async (_, { category }, ctx) =>
-      category ? ctx.services.search.kinds(category) : [...(await ctx.services.search.kinds('NODE')), ...(await ctx.services.search.kinds('EDGE'))],
+      category
+        ? ctx.services.search.kinds(category)
+        : [...(await ctx.services.search.kinds('NODE')), ...(await ctx.services.search.kinds('EDGE'))],
     serviceInfo: (_, __, ctx) => ctx.services.search.info(),
     collectionJobs: (_, args, ctx) => ctx.services.jobLists.list(args),
   },

@@ -97,7 +97,9 @@ const azureQuery = z.object({
   type: z.enum(['list', 'graph'], { error: 'must be "list" or "graph".' }).default('list'),
 });
 const azureParams = z.object({
-  entity_type: z.enum(azureTypes.map((t) => t.path) as [string, ...string[]], { error: `must be one of ${azureTypes.map((t) => t.path).join(', ')}.` }),
+  entity_type: z.enum(azureTypes.map((t) => t.path) as [string, ...string[]], {
+    error: `must be one of ${azureTypes.map((t) => t.path).join(', ')}.`,
+  }),
 });
 const azureType = (path: string) => azureTypes.find((t) => t.path === path)!;
 /** The list key of an Azure related_entity_type (BloodHound's path spelling); 400 naming the known ones. */
@@ -118,7 +120,11 @@ const azureRoutes: RestRoute[] = [
     operation: 'GetEntityInfo',
     input: { params: azureParams, query: azureQuery },
     when: ({ query }) => !query.related_entity_type,
-    variables: ({ params, query }) => ({ objectId: query.object_id, kind: azureType(params.entity_type).kind, counts: query.counts ?? true }),
+    variables: ({ params, query }) => ({
+      objectId: query.object_id,
+      kind: azureType(params.entity_type).kind,
+      counts: query.counts ?? true,
+    }),
     reshape: ({ entity }) => info(entity!, true),
   }),
   route({
@@ -130,7 +136,13 @@ const azureRoutes: RestRoute[] = [
     when: ({ query }) => !!query.related_entity_type && query.type === 'list',
     variables: ({ params, query }) => {
       const t = azureType(params.entity_type);
-      return { objectId: query.object_id, kind: t.kind, name: azureList(t, query.related_entity_type!), skip: query.skip, limit: query.limit };
+      return {
+        objectId: query.object_id,
+        kind: t.kind,
+        name: azureList(t, query.related_entity_type!),
+        skip: query.skip,
+        limit: query.limit,
+      };
     },
     reshape: ({ entity }) => shape.nodeList(entity!.list),
   }),

@@ -12,4 +12,11 @@ import { searchRoutes } from './search.js';
 const DECLARED: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...DECLARED, ...entityRoutes(DECLARED), ...searchRoutes, ...roleRoutes, ...jobListRoutes, ...aliasRoutes(DECLARED)];
+export const ROUTES: RestRoute[] = [
+  ...DECLARED,
+  ...entityRoutes(DECLARED),
+  ...searchRoutes,
+  ...roleRoutes,
+  ...jobListRoutes,
+  ...aliasRoutes(DECLARED),
+];

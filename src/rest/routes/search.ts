@@ -47,7 +47,13 @@ export const searchRoutes = [
     path: '/api/v2/graph-search',
     context: 'graph-search',
     operation: 'SearchNodes',
-    input: { query: z.object({ query: z.string({ error: 'is required.' }), type: z.enum(['fuzzy', 'exact']).default('fuzzy'), limit: query.int() }) },
+    input: {
+      query: z.object({
+        query: z.string({ error: 'is required.' }),
+        type: z.enum(['fuzzy', 'exact']).default('fuzzy'),
+        limit: query.int(),
+      }),
+    },
     variables: ({ query }) => ({ query: query.query, mode: query.type === 'fuzzy' ? 'CONTAINS' : 'PREFIX', limit: query.limit ?? 100 }),
     reshape: ({ search }) =>
       data({
