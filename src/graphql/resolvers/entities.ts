@@ -1,5 +1,7 @@
+import { notFound } from '../../errors.js';
 import type { Resolvers } from '../../generated/graphql.js';
 import { LISTS } from '../../services/entities-lists.js';
+import { tagMemberCounts } from '../../services/tag-counts.js';
 
 /** Entity panels, search and inventories (schema/entities.graphql). */
 export const entitiesResolvers: Resolvers = {
@@ -23,6 +25,14 @@ export const entitiesResolvers: Resolvers = {
     counts: async (e, _, ctx) => (await ctx.services.entities.counts(e)).map((c) => ({ list: c.key as never, count: c.count })),
     list: (e, { name, ...page }, ctx) => ctx.services.entities.list(e.type.path, e, name, page),
     graph: (e, { name }, ctx) => ctx.services.entities.listGraph(e.type.path, e, name),
+  },
+  AssetGroupTag: {
+    memberCounts: (t, { selectorId }, ctx) => tagMemberCounts(ctx.services.assetGroups, t.id, selectorId ?? null),
+    selector: async (t, { id }, ctx) => {
+      const found = (await ctx.services.assetGroups.listSelectors(t.id)).find((s) => s.id === id);
+      if (!found) throw notFound('asset-group-tags', `Tag ${t.id} has no selector ${id}.`);
+      return found;
+    },
   },
   Graph: {
     bloodhound: (g, _, ctx) => ctx.services.entities.bloodhoundGraph(g),

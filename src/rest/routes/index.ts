@@ -8,6 +8,7 @@ import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
 import { searchRoutes } from './search.js';
+import { tagRoutes } from './tag-routes.js';
 
 const DECLARED: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
 
@@ -18,5 +19,6 @@ export const ROUTES: RestRoute[] = [
   ...searchRoutes,
   ...roleRoutes,
   ...jobListRoutes,
+  ...tagRoutes,
   ...aliasRoutes(DECLARED),
 ];
