@@ -1,5 +1,6 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
+import compression from 'compression';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
@@ -89,6 +90,8 @@ export function buildApp(deps: AppDeps): Express {
 
   app.all(
     '/graphql',
+    // The GraphiQL page is ~9 MB of HTML and script: gzip it (issue 12). API answers are left as they are.
+    compression({ filter: (req) => req.method === 'GET' && /text\/html/i.test(String(req.headers.accept ?? '')) }),
     limiter('/graphql'),
     graphqlSearchParams(),
     // Multipart (file uploads) passes the upload gate first: credentials from the headers, per-caller caps.

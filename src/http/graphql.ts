@@ -49,6 +49,33 @@ function guardParams(): Plugin {
 }
 
 /**
+ * A result with data, even partial, answers 200 (GraphQL over HTTP): a failing field fails alone, its error beside
+ * the other fields' data with its code, not as the HTTP status. Only a request that produced no data (a bad
+ * document, an unauthenticated call, a failing non-null root field) keeps its error's status.
+ */
+function partialResults(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !('data' in result) || result.data == null || !result.errors?.length) return;
+      const errors = result.errors.map((e) => {
+        const http = e.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+        if (!http?.status) return e;
+        const { status: _status, ...rest } = http;
+        return new GraphQLError(e.message, {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          path: e.path,
+          originalError: e.originalError,
+          extensions: { ...e.extensions, http: rest },
+        });
+      });
+      setResult({ ...result, errors });
+    },
+  };
+}
+
+/**
  * graphql-yoga at /graphql: the same schema and context factory as the REST routes, graphql-jit for execution,
  * and a GraphiQL page that is self-contained (no CDN), so it works offline.
  */
@@ -71,7 +98,7 @@ export function createGraphQLHandler(
     renderGraphiQL,
     landingPage: false,
     // The limits come first: tokens while parsing, aliases/depth/cost/directives on entering validation.
-    plugins: [...graphqlLimitPlugins(), guardParams(), useGraphQlJit()],
+    plugins: [...graphqlLimitPlugins(), guardParams(), useGraphQlJit(), partialResults()],
     logging: {
       debug: (...args) => log.debug({ args }, 'yoga'),
       info: (...args) => log.info({ args }, 'yoga'),

@@ -15,6 +15,11 @@ import type { GraphStore } from '../graph/store.js';
 import type { Logger } from '../logger.js';
 import { createDatapipeService } from './datapipe.js';
 import { createGraphService } from './graph.js';
+import { createEntityService } from './entities.js';
+import { createSearchService } from './search.js';
+import { createSearchStore } from '../db/stores/search-store.js';
+import { createJobListsStore } from '../db/stores/job-lists-store.js';
+import { createJobListsService } from './job-lists.js';
 import { GraphIndexHolder } from './graph-index-holder.js';
 import { createIdentityService } from './identity.js';
 import { createPermissionsService } from './permissions.js';
@@ -97,6 +102,8 @@ export async function createServices(d: ServiceDeps) {
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
   const graph = createGraphService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
+  const entities = createEntityService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
+  const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),
     graph: graphStore,
@@ -167,6 +174,9 @@ export async function createServices(d: ServiceDeps) {
     graphStore,
     graphIndex,
     graph,
+    entities,
+    search,
+    jobLists: createJobListsService({ store: createJobListsStore(db) }),
     datapipe,
     clients,
     events,

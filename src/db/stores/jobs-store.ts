@@ -69,7 +69,7 @@ export interface ClientErrorModel {
   createdAt: Date;
 }
 
-const COLUMNS = /* SQL */ `j.id, j.client_id as "clientId", c.name as "clientName", j.event_id as "eventId",
+export const COLUMNS = /* SQL */ `j.id, j.client_id as "clientId", c.name as "clientName", j.event_id as "eventId",
   j.event_title as "eventTitle",
   case when j.status = 6 and ij.status = 7 then 7 else j.status end as status,
   j.reported_status as "reportedStatus", j.status_message as "statusMessage", j.execution_time as "executionTime",
@@ -79,7 +79,7 @@ const COLUMNS = /* SQL */ `j.id, j.client_id as "clientId", c.name as "clientNam
   j.ca_registry_collection as "caRegistryCollection", j.dc_registry_collection as "dcRegistryCollection",
   j.all_trusted_domains as "allTrustedDomains", j.domain_controller as "domainController", j.ous, j.domains,
   j.ingest_job_id as "ingestJobId", j.created_at as "createdAt", j.updated_at as "updatedAt", j.deleted_at as "deletedAt"`;
-const FROM = /* SQL */ `collection_jobs j join clients c on c.id = j.client_id left join ingest_jobs ij on ij.id = j.ingest_job_id`;
+export const FROM = /* SQL */ `collection_jobs j join clients c on c.id = j.client_id left join ingest_jobs ij on ij.id = j.ingest_job_id`;
 
 // A job per occurrence: a second scheduler reaching the same occurrence inserts nothing.
 const CREATE = /* SQL */ `-- jobs.create

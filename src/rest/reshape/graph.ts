@@ -1,5 +1,9 @@
 import type { RestResponse } from '../route.js';
+import { notFound } from '../../errors.js';
 import { time } from '../shapes.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 import type {
   DatapipeStatusQuery,
   JobFieldsFragment,
@@ -23,6 +27,37 @@ export const paths = (p: ShortestPathsQuery['shortestPaths']): RestResponse => (
   body: { data: p.graph },
   headers: { 'Path-Count': String(p.pathCount), 'Paths-Truncated': String(p.truncated) },
 });
+
+/** BloodHound's shortest-path answer: nodes keyed by id, edges as a list; 404 when there is no path. */
+export const pathGraph = (p: Json): RestResponse => {
+  const headers = { 'Path-Count': String(p.pathCount), 'Paths-Truncated': String(p.truncated) };
+  if (!p.pathCount) {
+    throw notFound('pathfinding', 'Path not found.');
+  }
+  const nodes = Object.fromEntries(
+    p.nodes.map((n: Json) => [
+      String(n.id),
+      {
+        label: n.name ?? n.objectId,
+        kind: n.label,
+        kinds: n.kinds,
+        objectId: n.objectId,
+        isTierZero: n.kinds.includes('Tag_Tier_Zero'),
+        lastSeen: n.properties.lastseen ?? '',
+        properties: n.properties,
+      },
+    ]),
+  );
+  const edges = p.edges.map((e: Json) => ({
+    source: String(e.source),
+    target: String(e.target),
+    label: e.kind,
+    kind: e.kind,
+    lastSeen: e.properties.lastseen ?? '',
+    properties: e.properties,
+  }));
+  return { body: { data: { nodes, edges } }, headers };
+};
 
 export const job = (j: JobFieldsFragment) => ({
   id: j.id,

@@ -204,16 +204,21 @@ export const collectorRoutes = [
   // --- collector releases (both editions) ---
   route('GET', '/api/v2/collectors/:collector_type', 'collectors', 'CollectorManifest', {
     input: { params: z.object({ collector_type: z.string() }) },
-    variables: ({ params }) => ({ type: params.collector_type }),
+    variables: ({ params }) => ({ type: collectorType(params.collector_type) }),
     reshape: ({ collectorManifest: m }) => data({ latest: m.latest ?? '', versions: m.versions }),
   }),
   // 15
   route('GET', '/api/v2/collectors/:collector_type/:release_tag/checksum', 'collectors', 'CollectorChecksum', {
     input: { params: z.object({ collector_type: z.string(), release_tag: z.string() }) },
-    variables: ({ params }) => ({ type: params.collector_type, releaseTag: params.release_tag }),
+    variables: ({ params }) => ({ type: collectorType(params.collector_type), releaseTag: params.release_tag }),
     reshape: ({ collectorChecksum: c }) => ({
       raw: { data: Buffer.from(c.content, 'utf8'), contentType: 'application/octet-stream' },
       headers: { 'Content-Disposition': `attachment; filename="${c.fileName}"` },
     }),
   }),
 ];
+
+/** BloodHound's collector names (`sharphound`, `azurehound`) are aliases of the API document's ones (issue 12). */
+function collectorType(t: string): string {
+  return t === 'sharphound' ? 'collector_ad' : t === 'azurehound' ? 'collector_azure' : t;
+}

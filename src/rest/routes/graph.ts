@@ -55,7 +55,8 @@ export const graphRoutes = [
     variables: ({ query }) => ({ start: query.start_node, end: query.end_node, allKinds: true }),
     reshape: ({ shortestPaths }) => shape.paths(shortestPaths),
   }),
-  route('GET', '/api/v2/graphs/shortest-path', 'pathfinding', 'ShortestPaths', {
+  // BloodHound's shape: {data: {nodes, edges}}, 404 when there is no path (issue 12).
+  route('GET', '/api/v2/graphs/shortest-path', 'pathfinding', 'ShortestPathGraph', {
     input: { query: z.object({ ...pathQuery, relationship_kinds: query.string(), only_traversable: query.bool(false) }) },
     variables: ({ query }) => ({
       start: query.start_node,
@@ -63,7 +64,7 @@ export const graphRoutes = [
       relationshipKinds: query.relationship_kinds ?? null,
       onlyTraversable: query.only_traversable,
     }),
-    reshape: ({ shortestPaths }) => shape.paths(shortestPaths),
+    reshape: ({ shortestPaths }) => shape.pathGraph(shortestPaths),
   }),
   // 6: `count` is the API document's name; BloodHound's clients send `counts`. One operation, counts on demand.
   route('GET', '/api/v2/users/:object_id', 'users', 'GetUserEntity', {
