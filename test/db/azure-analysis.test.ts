@@ -1,27 +1,20 @@
 import { runAnalysis } from '../../src/analysis/run';
 import { ROLE } from '../../src/analysis/steps/azure/kinds';
-import { PgGraphStore } from '../../src/graph/pg/store';
 import { AzureGraph, edgesByName } from '../helpers/azure-graph';
-import { createTestDb, type TestDb } from '../helpers/db';
+import { useGraphDb } from '../helpers/graph';
 
 /**
  * Azure post-processing rule by rule, on small tenants built in each test. What must and must not appear follows
  * BloodHound's integration harnesses and tests (packages/go/analysis/azure, cmd/api/src/test/integration/harnesses).
  */
 describe('Azure analysis', () => {
-  let t: TestDb;
-  let store: PgGraphStore;
-  beforeAll(async () => {
-    t = await createTestDb();
-    store = new PgGraphStore(t.db);
-  });
-  afterAll(() => t.drop());
-  afterEach(() => t.db.query('delete from graph_edges; delete from graph_nodes'));
+  const g = useGraphDb();
+  afterEach(() => g.db().query('delete from graph_edges; delete from graph_nodes'));
 
   const analyse = async (az: AzureGraph, ...kinds: string[]) => {
-    await az.save(store);
-    await runAnalysis(store);
-    return edgesByName(store, kinds);
+    await az.save(g.store());
+    await runAnalysis(g.store());
+    return edgesByName(g.store(), kinds);
   };
 
   it('AZGlobalAdmin, AZPrivilegedRoleAdmin, AZPrivilegedAuthAdmin: holders directly or through one role-assignable group', async () => {
@@ -258,16 +251,16 @@ describe('Azure analysis', () => {
 
     it('creates no AD user when none exists', async () => {
       expect(await analyse(hybrid({ onpremsyncenabled: true, onpremid: SID }, null), ...KINDS)).toEqual([]);
-      expect(await store.nodeByObjectId(SID)).toBeUndefined();
+      expect(await g.store().nodeByObjectId(SID)).toBeUndefined();
     });
 
     it('removes a SyncedToADUser written at ingest when the rule does not hold', async () => {
       const az = hybrid({ onpremsyncenabled: false, onpremid: SID });
       az.edge({ objectid: `${az.tenantId}-ENTRA`, name: 'entra' }, { objectid: SID, name: 'aduser' }, 'SyncedToADUser');
-      await az.save(store);
-      expect(await edgesByName(store, KINDS)).toEqual(['entra -SyncedToADUser-> aduser']);
-      await runAnalysis(store);
-      expect(await edgesByName(store, KINDS)).toEqual([]);
+      await az.save(g.store());
+      expect(await edgesByName(g.store(), KINDS)).toEqual(['entra -SyncedToADUser-> aduser']);
+      await runAnalysis(g.store());
+      expect(await edgesByName(g.store(), KINDS)).toEqual([]);
     });
   });
 
@@ -276,9 +269,9 @@ describe('Azure analysis', () => {
     az.loose('/PROVIDERS/MICROSOFT.MANAGEMENT/MANAGEMENTGROUPS/ROOT', 'root', ['AZBase', 'AZManagementGroup'], {
       displayname: 'Tenant Root Group',
     });
-    await az.save(store);
-    await runAnalysis(store);
-    const mg = await store.nodeByObjectId('/PROVIDERS/MICROSOFT.MANAGEMENT/MANAGEMENTGROUPS/ROOT');
+    await az.save(g.store());
+    await runAnalysis(g.store());
+    const mg = await g.store().nodeByObjectId('/PROVIDERS/MICROSOFT.MANAGEMENT/MANAGEMENTGROUPS/ROOT');
     expect(mg?.properties.name).toBe('TENANT ROOT GROUP@CONTOSO.TEST');
   });
 
@@ -291,10 +284,10 @@ describe('Azure analysis', () => {
     const kinds = ['AZGlobalAdmin', 'AZResetPassword', 'AZAddMembers'];
     const first = await analyse(az, ...kinds);
     expect(first).toContain('alice -AZGlobalAdmin-> CONTOSO.TEST');
-    await runAnalysis(store);
-    expect(await edgesByName(store, kinds)).toEqual(first);
-    await t.db.query(`delete from graph_edges where kind_id = (select id from graph_kinds where name = 'AZHasRole')`);
-    await runAnalysis(store);
-    expect(await edgesByName(store, kinds)).toEqual(['GA -AZResetPassword-> alice', 'GA -AZResetPassword-> bob']);
+    await runAnalysis(g.store());
+    expect(await edgesByName(g.store(), kinds)).toEqual(first);
+    await g.db().query(`delete from graph_edges where kind_id = (select id from graph_kinds where name = 'AZHasRole')`);
+    await runAnalysis(g.store());
+    expect(await edgesByName(g.store(), kinds)).toEqual(['GA -AZResetPassword-> alice', 'GA -AZResetPassword-> bob']);
   });
 });

@@ -1,24 +1,17 @@
 import { GraphIndex } from '../../src/graph/index/graph-index';
 import { throughMembership } from '../../src/graph/index/traversals';
-import { PgGraphStore } from '../../src/graph/pg/store';
-import { createTestDb, type TestDb } from '../helpers/db';
+import { useGraphDb } from '../helpers/graph';
 
 /**
  * The path index numbers node kinds in the order it meets them; a graph with more kinds than one 32-bit word
  * holds (AD plus Azure is already more) must still filter on the late ones.
  */
 describe('graph index with many node kinds', () => {
-  let t: TestDb;
-  let store: PgGraphStore;
-  beforeAll(async () => {
-    t = await createTestDb();
-    store = new PgGraphStore(t.db);
-  });
-  afterAll(() => t.drop());
+  const g = useGraphDb();
 
   it('filters a traversal on the 45th kind and on kinds sharing a node across words', async () => {
     const kinds = Array.from({ length: 45 }, (_, i) => `Kind${String(i).padStart(2, '0')}`);
-    await store.write(async (w) => {
+    await g.store().write(async (w) => {
       // One node per kind first, so the kinds are met in this order and Kind44 gets bit 44.
       await w.upsertNodes(kinds.map((k) => ({ objectid: `N-${k}`, kinds: ['Base', k], properties: {} })));
       await w.upsertNodes([
@@ -33,10 +26,10 @@ describe('graph index with many node kinds', () => {
         { start: 'GROUP', end: 'BOTH', kind: 'GenericAll', properties: {} },
       ]);
     });
-    const ix = await GraphIndex.build(store);
+    const ix = await GraphIndex.build(g.store());
     expect(ix.kindWords).toBeGreaterThanOrEqual(2);
     const ids = new Map(
-      (await t.db.query<{ id: number; objectid: string }>('select id, objectid from graph_nodes')).map((r) => [r.objectid, r.id]),
+      (await g.db().query<{ id: number; objectid: string }>('select id, objectid from graph_nodes')).map((r) => [r.objectid, r.id]),
     );
     const objectid = new Map([...ids].map(([o, id]) => [ix.dense(id), o]));
     const reach = (kind?: string) =>
