@@ -1,0 +1,77 @@
+import { createTestDb, type TestDb } from '../helpers/db';
+import { analyse, type SmallGraph } from './analysis-graph';
+
+/**
+ * BloodHound's ADCS integration harnesses (cmd/api/src/test/integration/harnesses/*.json) translated node for node:
+ * the harness's input edges become the graph, its coloured result edges are exactly what must appear.
+ * Node names are the harness captions.
+ */
+const D = 'DOMAIN1';
+
+/** The chain every ESC harness draws: Domain1 <- RootCA1 <- EnterpriseCA1 -> NTAuthStore1 -> Domain1. */
+const chain = (): SmallGraph => ({
+  nodes: [
+    [D, 'Domain', { domainsid: D }],
+    ['EnterpriseCA1', 'EnterpriseCA', { domainsid: D, certthumbprint: 'E1', certchain: ['E1', 'R1'] }],
+    ['RootCA1', 'RootCA', { domainsid: D, certthumbprint: 'R1', certchain: ['R1'] }],
+    ['NTAuthStore1', 'NTAuthStore', { domainsid: D, certthumbprints: ['E1'] }],
+    // Not drawn in the harness; our ESC rules (like GoldenCert) need the CA service hosted somewhere.
+    ['Host1', 'Computer', { domainsid: D }],
+  ],
+  edges: [
+    ['RootCA1', 'RootCAFor', D],
+    ['EnterpriseCA1', 'EnterpriseCAFor', 'RootCA1'],
+    ['EnterpriseCA1', 'TrustedForNTAuth', 'NTAuthStore1'],
+    ['NTAuthStore1', 'NTAuthStoreFor', D],
+    ['Host1', 'HostsCAService', 'EnterpriseCA1'],
+  ],
+});
+/** Properties the Go harnesses set on every template besides the drawn ones (BloodHound skips a template missing one). */
+const TEMPLATE = {
+  requiresmanagerapproval: false,
+  authenticationenabled: true,
+  enrolleesuppliessubject: false,
+  schemaversion: 2,
+  authorizedsignatures: 0,
+  subjectaltrequiredns: false,
+  subjectaltrequiredomaindns: false,
+  subjectaltrequireupn: false,
+  subjectaltrequirespn: false,
+  nosecurityextension: false,
+};
+const merge = (...parts: SmallGraph[]): SmallGraph => ({ nodes: parts.flatMap((p) => p.nodes), edges: parts.flatMap((p) => p.edges) });
+const users = (...names: string[]): SmallGraph['nodes'] => names.map((n) => [n, 'User', { domainsid: D }]);
+const groups = (...names: string[]): SmallGraph['nodes'] => names.map((n) => [n, 'Group', { domainsid: D }]);
+
+describe('BloodHound ADCS harnesses', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb();
+  });
+  afterAll(() => t.drop());
+
+  it('adcsesc1-1: the cross product keeps a member that also qualifies through another first-degree group', async () => {
+    const g = merge(chain(), {
+      nodes: [
+        ['CertTemplate1', 'CertTemplate', { ...TEMPLATE, schemaversion: 1, enrolleesuppliessubject: true }],
+        ...groups('Group1-1', 'Group1-2', 'Group1-3'),
+        ...users('User1-1', 'User1-2', 'User1-3', 'User1-4', 'User1-5'),
+      ],
+      edges: [
+        ['CertTemplate1', 'PublishedTo', 'EnterpriseCA1'],
+        ['User1-1', 'MemberOf', 'Group1-3'],
+        ['User1-2', 'MemberOf', 'Group1-3'],
+        ['User1-4', 'MemberOf', 'Group1-2'],
+        ['User1-3', 'MemberOf', 'Group1-2'],
+        ['User1-1', 'MemberOf', 'Group1-1'],
+        ['User1-3', 'MemberOf', 'Group1-1'],
+        ['User1-5', 'MemberOf', 'Group1-1'],
+        ['Group1-1', 'Enroll', 'CertTemplate1'],
+        ['Group1-2', 'Enroll', 'EnterpriseCA1'],
+        ['Group1-3', 'Enroll', 'EnterpriseCA1'],
+        ['Group1-3', 'Enroll', 'CertTemplate1'],
+      ],
+    });
+    expect(await analyse(t.db, g, ['ADCSESC1'])).toEqual([`Group1-3 ADCSESC1 ${D}`, `User1-1 ADCSESC1 ${D}`, `User1-3 ADCSESC1 ${D}`]);
+  });
+});
