@@ -48,4 +48,60 @@ describe('BloodHound AD harnesses', () => {
     });
     expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group1 DCSync ${D}`]);
   });
+  it('CoerceAndRelayNTLMToSMB harness: unsigned targets with an unprotected computer admin, per domain', async () => {
+    const D1 = 'S-1-2-3-4';
+    const D2 = 'S-1-2-3-6';
+    // The drawing leaves out what BloodHound's unprotected-computer cache needs of a relayer (its domain SID and
+    // restrictoutboundntlm = false); relayers get them here. AdminTo is derived, so it comes from local -544 groups.
+    const relayer = (domainsid: string, extra: Record<string, unknown> = {}) => ({ domainsid, restrictoutboundntlm: false, ...extra });
+    const computers: [string, Record<string, unknown>][] = [
+      ['Computer1', relayer(D1)],
+      ['Computer2', { domainsid: D1, smbsigning: false }],
+      ['Computer3', relayer(D2)],
+      ['Computer4', { domainsid: D2, smbsigning: true }],
+      ['Computer5', { domainsid: D2 }],
+      ['Computer6', { domainsid: D2, smbsigning: false }],
+      ['Computer7', relayer(D2)],
+      ['Computer8', relayer(D2)],
+      ['Computer9', { domainsid: D2, smbsigning: false }],
+      ['Computer10', relayer(D2, { restrictoutboundntlm: true })],
+    ];
+    const admins: [string, string][] = [
+      ['Computer1', 'Computer2'],
+      ['Computer7', 'Computer4'],
+      ['Computer7', 'Computer5'],
+      ['Group5', 'Computer6'],
+      ['Group8', 'Computer9'],
+      ['Computer10', 'Computer6'],
+    ];
+    const g: SmallGraph = {
+      nodes: [
+        ['Domain1', 'Domain', { domainsid: D1, functionallevel: '2008' }],
+        ['Domain2', 'Domain', { domainsid: D2, functionallevel: '2016' }],
+        ['DOMAIN1-S-1-5-11', 'Group', { domainsid: D1 }], // Group1
+        ['DOMAIN2-S-1-5-11', 'Group', { domainsid: D2 }], // Group2
+        ['DOMAIN1-S-1-5-10', 'Group', { domainsid: D1 }], // Group3
+        [`${D1}-525`, 'Group', { domainsid: D1, name: 'PROTECTED USERS@DOMAIN1' }], // Group4
+        ['Group5', 'Group', {}],
+        [`${D2}-525`, 'Group', { domainsid: D2, name: 'PROTECTED USERS@DOMAIN2' }], // Group6
+        ['Group7', 'Group', {}],
+        ['Group8', 'Group', {}],
+        ...computers.map(([n, p]): SmallGraph['nodes'][number] => [n, 'Computer', p]),
+        ...[...new Set(admins.map(([, c]) => c))].map((c): SmallGraph['nodes'][number] => [`${c}-544`, 'Group', {}]),
+      ],
+      edges: [
+        ['Computer3', 'MemberOf', 'Group5'],
+        ['Group5', 'MemberOf', `${D2}-525`],
+        ['Computer1', 'MemberOf', `${D1}-525`], // protected, but Domain1 is at 2008: still relays
+        ['Computer8', 'MemberOf', 'Group7'],
+        ['Group7', 'MemberOf', 'Group8'],
+        ...[...new Set(admins.map(([, c]) => c))].map((c): [string, string, string] => [`${c}-544`, 'LocalToComputer', c]),
+        ...admins.map(([a, c]): [string, string, string] => [a, 'MemberOfLocalGroup', `${c}-544`]),
+      ],
+    };
+    expect(await analyse(t.db, g, ['CoerceAndRelayNTLMToSMB'])).toEqual([
+      'DOMAIN1-S-1-5-11 CoerceAndRelayNTLMToSMB Computer2',
+      'DOMAIN2-S-1-5-11 CoerceAndRelayNTLMToSMB Computer9',
+    ]);
+  });
 });
