@@ -74,4 +74,48 @@ describe('BloodHound ADCS harnesses', () => {
     });
     expect(await analyse(t.db, g, ['ADCSESC1'])).toEqual([`Group1-3 ADCSESC1 ${D}`, `User1-1 ADCSESC1 ${D}`, `User1-3 ADCSESC1 ${D}`]);
   });
+  it('ESC9aHarnessDC1: weak certificate binding (0 or 1) on a DC of the domain, not -1, 2, 3 or missing', async () => {
+    // Per domain i: EnterpriseCAi -IssuedSignedBy-> RootCAi -RootCAFor-> Domaini, trusted in NTAuthStorei, DCs of
+    // the domain with the drawn registry values, Useri enrolling on CertTemplatei and the CA, Groupi GenericAll on Useri.
+    const dcs: Record<string, unknown>[][] = [
+      [{ strongcertificatebindingenforcementraw: 0 }],
+      [{ strongcertificatebindingenforcementraw: 1 }],
+      [{ certificatemappingmethodsraw: -1, strongcertificatebindingenforcementraw: -1 }],
+      [
+        {},
+        { certificatemappingmethodsraw: 0, strongcertificatebindingenforcementraw: 2 },
+        { certificatemappingmethodsraw: 1, strongcertificatebindingenforcementraw: 3 },
+      ],
+    ];
+    const parts = dcs.map((dcProps, i): SmallGraph => {
+      const d = `Domain${i}`;
+      return {
+        nodes: [
+          [d, 'Domain', { domainsid: d }],
+          [`EnterpriseCA${i}`, 'EnterpriseCA', { domainsid: d, certthumbprint: `C${i}`, certchain: [`C${i}`, `R${i}`] }],
+          [`RootCA${i}`, 'RootCA', { domainsid: d, certthumbprint: `R${i}`, certchain: [`R${i}`] }],
+          [`NTAuthStore${i}`, 'NTAuthStore', { domainsid: d, certthumbprints: [`C${i}`] }],
+          [`Host${i}`, 'Computer', { domainsid: d }],
+          [`CertTemplate${i}`, 'CertTemplate', { ...TEMPLATE, schemaversion: 1, nosecurityextension: true, subjectaltrequireupn: true }],
+          [`User${i}`, 'User', { domainsid: d }],
+          [`Group${i}`, 'Group', { domainsid: d }],
+          ...dcProps.map((p, j): SmallGraph['nodes'][number] => [`DC${i}-${j}`, 'Computer', { domainsid: d, isdc: true, ...p }]),
+        ],
+        edges: [
+          [`RootCA${i}`, 'RootCAFor', d],
+          [`NTAuthStore${i}`, 'NTAuthStoreFor', d],
+          [`Host${i}`, 'HostsCAService', `EnterpriseCA${i}`],
+          [`CertTemplate${i}`, 'PublishedTo', `EnterpriseCA${i}`],
+          [`User${i}`, 'Enroll', `EnterpriseCA${i}`],
+          [`User${i}`, 'Enroll', `CertTemplate${i}`],
+          [`Group${i}`, 'GenericAll', `User${i}`],
+          ...dcProps.map((_, j): [string, string, string] => [`DC${i}-${j}`, 'DCFor', d]),
+        ],
+      };
+    });
+    expect(await analyse(t.db, merge(...parts), ['ADCSESC9a', 'ADCSESC9b'])).toEqual([
+      'Group0 ADCSESC9a Domain0',
+      'Group1 ADCSESC9a Domain1',
+    ]);
+  });
 });
