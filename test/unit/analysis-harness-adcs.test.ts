@@ -118,4 +118,36 @@ describe('BloodHound ADCS harnesses', () => {
       'Group1 ADCSESC9a Domain1',
     ]);
   });
+  it('esc13harness1: only templates allowing authentication without approval or signatures pass the linked group on', async () => {
+    // ExtendedByPolicy is derived (PostExtendedByPolicyBinding): the drawn edge becomes a certificate policy OID the
+    // template names and the issuance policy carries.
+    const OID = '1.3.6.1.4.1.311.21.8.1';
+    const policy = { domainsid: D, certificatepolicy: [OID] };
+    const tpl = (extra: Record<string, unknown>) => ({ ...TEMPLATE, ...policy, ...extra });
+    const { authorizedsignatures: _unset, ...noSignatureValue } = TEMPLATE; // CertTemplate2 draws no AuthorizedSignatures
+    const templates: [string, Record<string, unknown>][] = [
+      ['CertTemplate1', tpl({ schemaversion: 2, authorizedsignatures: 0 })],
+      ['CertTemplate2', { ...noSignatureValue, ...policy, schemaversion: 1 }],
+      ['CertTemplate3', tpl({ schemaversion: 2, authorizedsignatures: 1 })],
+      ['CertTemplate4', tpl({ schemaversion: 1, requiresmanagerapproval: true })],
+      ['CertTemplate5', tpl({ schemaversion: 1, authenticationenabled: false })],
+    ];
+    const g = merge(chain(), {
+      nodes: [
+        ...templates.map(([n, p]): SmallGraph['nodes'][number] => [n, 'CertTemplate', p]),
+        ...groups('Group0', 'Group1', 'Group2', 'Group3', 'Group4', 'Group5', 'Group6'),
+        ['IssuancePolicy', 'IssuancePolicy', { domainsid: D, certtemplateoid: OID }],
+      ],
+      edges: [
+        ['Group0', 'Enroll', 'EnterpriseCA1'],
+        ['IssuancePolicy', 'OIDGroupLink', 'Group6'],
+        ...templates.flatMap(([n], i): [string, string, string][] => [
+          [n, 'PublishedTo', 'EnterpriseCA1'],
+          [`Group${i + 1}`, 'Enroll', n],
+          [`Group${i + 1}`, 'MemberOf', 'Group0'],
+        ]),
+      ],
+    });
+    expect(await analyse(t.db, g, ['ADCSESC13'])).toEqual(['Group1 ADCSESC13 Group6', 'Group2 ADCSESC13 Group6']);
+  });
 });
