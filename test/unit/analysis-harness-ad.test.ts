@@ -104,4 +104,25 @@ describe('BloodHound AD harnesses', () => {
       'DOMAIN2-S-1-5-11 CoerceAndRelayNTLMToSMB Computer9',
     ]);
   });
+  it('dcsyncharness: GetChanges and GetChangesAll held directly or through different groups', async () => {
+    const g = merge(domain(), {
+      nodes: [
+        ...groups('Group1', 'Group2', 'Group3'),
+        ...['User1', 'User2', 'User3', 'User4'].map((u): SmallGraph['nodes'][number] => [u, 'User', { domainsid: D }]),
+      ],
+      edges: [
+        ['User2', 'MemberOf', 'Group1'],
+        ['User2', 'MemberOf', 'Group2'],
+        ['User3', 'MemberOf', 'Group2'],
+        ['Group3', 'MemberOf', 'Group2'],
+        ['User4', 'MemberOf', 'Group3'],
+        ['User1', 'GetChanges', D],
+        ['User1', 'GetChangesAll', D],
+        ['Group1', 'GetChanges', D],
+        ['Group2', 'GetChangesAll', D],
+        ['Group3', 'GetChanges', D],
+      ],
+    });
+    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`, `User1 DCSync ${D}`, `User2 DCSync ${D}`]);
+  });
 });
