@@ -2,7 +2,7 @@ import { runAnalysis } from '../../src/analysis/run';
 import { ROLE } from '../../src/analysis/steps/azure/kinds';
 import { TIER_ZERO_KIND } from '../../src/graph/kinds';
 import { PgGraphStore } from '../../src/graph/pg/store';
-import { AzureGraph } from '../helpers/azure-graph';
+import { AzureGraph, edgesByName } from '../helpers/azure-graph';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 /**
@@ -10,7 +10,7 @@ import { createTestDb, type TestDb } from '../helpers/db';
  * fetchAzureParentNodes): a selected role makes its holders tier zero (AZHasRole or AZRoleEligible, one hop), a
  * tier-zero Entra group its nested members, a tier-zero service principal the app it runs as.
  */
-describe('Azure Tier Zero expansion', () => {
+describe('Azure Tier Zero expansion and harnesses', () => {
   let t: TestDb;
   let store: PgGraphStore;
   beforeAll(async () => {
@@ -45,5 +45,21 @@ describe('Azure Tier Zero expansion', () => {
       if (stored?.kinds.includes(TIER_ZERO_KIND)) tagged.push(String(stored.properties.name));
     }
     expect(tagged.sort()).toEqual(['CONTOSO.TEST', 'GA', 'admins', 'alice', 'app', 'eligible', 'inner', 'nested', 'sp'].sort());
+  });
+  it('AZAddSecretHarness: Application and Cloud Application Administrators to every app and service principal', async () => {
+    await t.db.query('delete from graph_edges; delete from graph_nodes');
+    const az = new AzureGraph();
+    az.role('AppAdminRole', ROLE.applicationAdmin);
+    az.role('CloudAppAdminRole', ROLE.cloudApplicationAdmin);
+    az.app('AZApp');
+    az.sp('AZServicePrincipal');
+    await az.save(store);
+    await runAnalysis(store);
+    expect(await edgesByName(store, ['AZAddSecret'])).toEqual([
+      'AppAdminRole -AZAddSecret-> AZApp',
+      'AppAdminRole -AZAddSecret-> AZServicePrincipal',
+      'CloudAppAdminRole -AZAddSecret-> AZApp',
+      'CloudAppAdminRole -AZAddSecret-> AZServicePrincipal',
+    ]);
   });
 });
