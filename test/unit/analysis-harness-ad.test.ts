@@ -125,4 +125,18 @@ describe('BloodHound AD harnesses', () => {
     });
     expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`, `User1 DCSync ${D}`, `User2 DCSync ${D}`]);
   });
+  it('ShortcutHarnessEveryone: a set reaching Everyone adds no condition; the other set, first degree, is the answer', async () => {
+    const g = merge(domain(), {
+      nodes: [...groups('Group1', 'Group2', 'Group3', 'TEST.LOCAL-S-1-1-0'), ['User1', 'User', { domainsid: D }]],
+      edges: [
+        ['TEST.LOCAL-S-1-1-0', 'MemberOf', 'Group1'], // Group4 (Everyone)
+        ['Group3', 'MemberOf', 'Group2'],
+        ['User1', 'MemberOf', 'TEST.LOCAL-S-1-1-0'],
+        ['User1', 'MemberOf', 'Group3'],
+        ['Group1', 'GetChanges', D], // nodeset 1
+        ['Group2', 'GetChangesAll', D], // nodeset 2
+      ],
+    });
+    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group2 DCSync ${D}`]);
+  });
 });
