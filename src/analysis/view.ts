@@ -97,6 +97,9 @@ export const ANALYSIS_EDGE_KINDS = [
   'SameForestTrust',
   'DelegatedEnrollmentAgent',
   'CrossForestTrust',
+  // Tier Zero expansion: eligible role holders are tier zero, and so is the app a tier-zero service principal runs as.
+  'AZRoleEligible',
+  'AZRunsAs',
   ...AZURE_ANALYSIS_EDGE_KINDS,
 ];
 

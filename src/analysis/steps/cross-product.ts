@@ -8,29 +8,58 @@ export function isEveryone(n: ANode): boolean {
 }
 
 /**
- * Principals holding every one of several rights at once, each directly or through group membership
- * (CalculateCrossProductNodeSets): the answer is the smallest set of principals that covers everyone holding all
- * of them, i.e. a principal is left out when a group it belongs to already qualifies. A set containing Everyone or
- * Authenticated Users (or a group they are members of) covers everyone and so adds no condition.
+ * Principals holding every one of several rights at once, each directly or through group membership, computed the
+ * way BloodHound's CalculateCrossProductNodeSets does, because its harnesses pin the exact answer:
+ * - a set that reaches Everyone or Authenticated Users (directly or through a member group) adds no condition;
+ *   if every set does, the answer is all their first-degree principals; if all but one do, that set's.
+ * - otherwise the FIRST set is the reference (the order of `sets` matters): its first-degree principals that are
+ *   in every other set (unrolled) qualify; members of the others are checked group by group, smallest group
+ *   first, a qualifying group standing for its members, and the remaining members one by one.
+ * So a user in a qualifying group can still get its own edge when it also qualifies through another
+ * first-degree group of the reference set (adcsesc1-1: User1-1).
  */
 export function crossProduct(g: AnalysisGraph, sets: ANode[][]): ANode[] {
-  if (!sets.length || sets.some((s) => s.length === 0)) return [];
-  const covers = (set: ANode[]): ((id: number) => boolean) | null => {
-    const ids = new Set(set.map((n) => n.id));
-    if (set.some(isEveryone) || [...ids].some((id) => [...g.membersOf(id)].some((m) => isEveryone(g.node(m))))) return null;
-    return (id) => ids.has(id) || [...g.groupsOf(id)].some((x) => ids.has(x));
-  };
-  const tests = sets.map(covers);
-  const candidates = new Set<number>();
+  if (sets.length < 2) return [];
+  const isGroup = (n: ANode) => n.kinds.has('Group') || n.kinds.has('ADLocalGroup');
+  const firstDegree: Set<number>[] = [];
+  const unrolled: Set<number>[] = [];
   for (const set of sets) {
-    for (const n of set) {
-      candidates.add(n.id);
-      for (const m of g.membersOf(n.id)) candidates.add(m);
-    }
+    const first = new Set(set.map((n) => n.id));
+    const all = new Set(first);
+    for (const n of set) if (isGroup(n)) for (const m of g.membersOf(n.id)) all.add(m);
+    if ([...all].some((id) => isEveryone(g.node(id)))) continue;
+    firstDegree.push(first);
+    unrolled.push(all);
   }
-  const qualified = new Set([...candidates].filter((id) => tests.every((t) => t === null || t(id))));
-  return [...qualified].filter((id) => ![...g.groupsOf(id)].some((x) => qualified.has(x))).map((id) => g.node(id));
+  if (firstDegree.length === 0) return nodes(g, new Set(sets.flat().map((n) => n.id)));
+  if (firstDegree.length === 1) return nodes(g, firstDegree[0]!);
+
+  const check = new Set([...unrolled[1]!].filter((id) => unrolled.slice(2).every((s) => s.has(id))));
+  const result = new Set<number>();
+  const ref = new Set<number>();
+  for (const id of firstDegree[0]!) {
+    if (check.has(id)) result.add(id);
+    else for (const m of g.membersOf(id)) ref.add(m);
+  }
+  const groups = [...ref]
+    .map((id) => ({ id, size: g.membersOf(id).size }))
+    .filter((x) => x.size > 0)
+    .sort((a, b) => a.size - b.size || a.id - b.id);
+  for (const { id } of groups) {
+    if (!ref.has(id)) continue; // already stood for by a smaller qualifying group's shortcut
+    ref.delete(id);
+    if (!check.has(id)) continue;
+    result.add(id);
+    // BloodHound toggles the group's members (a bitmap xor), which is "remove" for members still in the set.
+    for (const m of g.membersOf(id))
+      if (ref.has(m)) ref.delete(m);
+      else ref.add(m);
+  }
+  for (const id of ref) if (check.has(id)) result.add(id);
+  return nodes(g, result);
 }
+
+const nodes = (g: AnalysisGraph, ids: Set<number>): ANode[] => [...ids].sort((a, b) => a - b).map((id) => g.node(id));
 
 /** Every non-group principal a set of principals stands for: groups are replaced by their (nested) members. */
 export function expandToNonGroups(g: AnalysisGraph, nodes: ANode[]): Set<number> {

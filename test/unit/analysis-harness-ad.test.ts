@@ -1,0 +1,142 @@
+import { createTestDb, type TestDb } from '../helpers/db';
+import { analyse, type SmallGraph } from './analysis-graph';
+
+/**
+ * BloodHound's AD integration harnesses (cmd/api/src/test/integration/harnesses/*.json) translated node for node.
+ * The cross-product harnesses test CalculateCrossProductNodeSets on two sets; here the sets are the GetChanges and
+ * GetChangesAll holders of a domain, so the answer shows as DCSync edges.
+ */
+const D = 'S-1-5-21-9-9-9';
+const domain = (): SmallGraph => ({ nodes: [[D, 'Domain', { domainsid: D, collected: true, name: 'HARNESS.LOCAL' }]], edges: [] });
+const merge = (...parts: SmallGraph[]): SmallGraph => ({ nodes: parts.flatMap((p) => p.nodes), edges: parts.flatMap((p) => p.edges) });
+const groups = (...names: string[]): SmallGraph['nodes'] => names.map((n) => [n, 'Group', { domainsid: D }]);
+
+describe('BloodHound AD harnesses', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb();
+  });
+  afterAll(() => t.drop());
+
+  it('ShortcutHarness: a group in both sets stands for its members; a member reached only through it gets nothing', async () => {
+    const g = merge(domain(), {
+      nodes: [...groups('Group1', 'Group2', 'Group3', 'Group4'), ['User1', 'User', { domainsid: D }]],
+      edges: [
+        ['Group4', 'MemberOf', 'Group1'],
+        ['Group3', 'MemberOf', 'Group2'],
+        ['Group3', 'MemberOf', 'Group1'],
+        ['User1', 'MemberOf', 'Group4'],
+        ['User1', 'MemberOf', 'Group3'],
+        ['Group1', 'GetChanges', D], // nodeset 1
+        ['Group2', 'GetChangesAll', D], // nodeset 2
+      ],
+    });
+    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`]);
+  });
+
+  it('cross product with Authenticated Users in one set: the other set, first degree, is the answer', async () => {
+    const AU = 'HARNESS.LOCAL-S-1-5-11';
+    const g = merge(domain(), {
+      nodes: [...groups('Group1', 'Group2', 'Group3', AU), ['User1', 'User', { domainsid: D }]],
+      edges: [
+        ['User1', 'MemberOf', 'Group1'],
+        ['Group3', 'MemberOf', 'Group1'],
+        [AU, 'MemberOf', 'Group2'],
+        ['Group1', 'GetChanges', D],
+        ['Group2', 'GetChangesAll', D],
+      ],
+    });
+    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group1 DCSync ${D}`]);
+  });
+  it('CoerceAndRelayNTLMToSMB harness: unsigned targets with an unprotected computer admin, per domain', async () => {
+    const D1 = 'S-1-2-3-4';
+    const D2 = 'S-1-2-3-6';
+    // The drawing leaves out what BloodHound's unprotected-computer cache needs of a relayer (its domain SID and
+    // restrictoutboundntlm = false); relayers get them here. AdminTo is derived, so it comes from local -544 groups.
+    const relayer = (domainsid: string, extra: Record<string, unknown> = {}) => ({ domainsid, restrictoutboundntlm: false, ...extra });
+    const computers: [string, Record<string, unknown>][] = [
+      ['Computer1', relayer(D1)],
+      ['Computer2', { domainsid: D1, smbsigning: false }],
+      ['Computer3', relayer(D2)],
+      ['Computer4', { domainsid: D2, smbsigning: true }],
+      ['Computer5', { domainsid: D2 }],
+      ['Computer6', { domainsid: D2, smbsigning: false }],
+      ['Computer7', relayer(D2)],
+      ['Computer8', relayer(D2)],
+      ['Computer9', { domainsid: D2, smbsigning: false }],
+      ['Computer10', relayer(D2, { restrictoutboundntlm: true })],
+    ];
+    const admins: [string, string][] = [
+      ['Computer1', 'Computer2'],
+      ['Computer7', 'Computer4'],
+      ['Computer7', 'Computer5'],
+      ['Group5', 'Computer6'],
+      ['Group8', 'Computer9'],
+      ['Computer10', 'Computer6'],
+    ];
+    const g: SmallGraph = {
+      nodes: [
+        ['Domain1', 'Domain', { domainsid: D1, functionallevel: '2008' }],
+        ['Domain2', 'Domain', { domainsid: D2, functionallevel: '2016' }],
+        ['DOMAIN1-S-1-5-11', 'Group', { domainsid: D1 }], // Group1
+        ['DOMAIN2-S-1-5-11', 'Group', { domainsid: D2 }], // Group2
+        ['DOMAIN1-S-1-5-10', 'Group', { domainsid: D1 }], // Group3
+        [`${D1}-525`, 'Group', { domainsid: D1, name: 'PROTECTED USERS@DOMAIN1' }], // Group4
+        ['Group5', 'Group', {}],
+        [`${D2}-525`, 'Group', { domainsid: D2, name: 'PROTECTED USERS@DOMAIN2' }], // Group6
+        ['Group7', 'Group', {}],
+        ['Group8', 'Group', {}],
+        ...computers.map(([n, p]): SmallGraph['nodes'][number] => [n, 'Computer', p]),
+        ...[...new Set(admins.map(([, c]) => c))].map((c): SmallGraph['nodes'][number] => [`${c}-544`, 'Group', {}]),
+      ],
+      edges: [
+        ['Computer3', 'MemberOf', 'Group5'],
+        ['Group5', 'MemberOf', `${D2}-525`],
+        ['Computer1', 'MemberOf', `${D1}-525`], // protected, but Domain1 is at 2008: still relays
+        ['Computer8', 'MemberOf', 'Group7'],
+        ['Group7', 'MemberOf', 'Group8'],
+        ...[...new Set(admins.map(([, c]) => c))].map((c): [string, string, string] => [`${c}-544`, 'LocalToComputer', c]),
+        ...admins.map(([a, c]): [string, string, string] => [a, 'MemberOfLocalGroup', `${c}-544`]),
+      ],
+    };
+    expect(await analyse(t.db, g, ['CoerceAndRelayNTLMToSMB'])).toEqual([
+      'DOMAIN1-S-1-5-11 CoerceAndRelayNTLMToSMB Computer2',
+      'DOMAIN2-S-1-5-11 CoerceAndRelayNTLMToSMB Computer9',
+    ]);
+  });
+  it('dcsyncharness: GetChanges and GetChangesAll held directly or through different groups', async () => {
+    const g = merge(domain(), {
+      nodes: [
+        ...groups('Group1', 'Group2', 'Group3'),
+        ...['User1', 'User2', 'User3', 'User4'].map((u): SmallGraph['nodes'][number] => [u, 'User', { domainsid: D }]),
+      ],
+      edges: [
+        ['User2', 'MemberOf', 'Group1'],
+        ['User2', 'MemberOf', 'Group2'],
+        ['User3', 'MemberOf', 'Group2'],
+        ['Group3', 'MemberOf', 'Group2'],
+        ['User4', 'MemberOf', 'Group3'],
+        ['User1', 'GetChanges', D],
+        ['User1', 'GetChangesAll', D],
+        ['Group1', 'GetChanges', D],
+        ['Group2', 'GetChangesAll', D],
+        ['Group3', 'GetChanges', D],
+      ],
+    });
+    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`, `User1 DCSync ${D}`, `User2 DCSync ${D}`]);
+  });
+  it('ShortcutHarnessEveryone: a set reaching Everyone adds no condition; the other set, first degree, is the answer', async () => {
+    const g = merge(domain(), {
+      nodes: [...groups('Group1', 'Group2', 'Group3', 'TEST.LOCAL-S-1-1-0'), ['User1', 'User', { domainsid: D }]],
+      edges: [
+        ['TEST.LOCAL-S-1-1-0', 'MemberOf', 'Group1'], // Group4 (Everyone)
+        ['Group3', 'MemberOf', 'Group2'],
+        ['User1', 'MemberOf', 'TEST.LOCAL-S-1-1-0'],
+        ['User1', 'MemberOf', 'Group3'],
+        ['Group1', 'GetChanges', D], // nodeset 1
+        ['Group2', 'GetChangesAll', D], // nodeset 2
+      ],
+    });
+    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group2 DCSync ${D}`]);
+  });
+});
