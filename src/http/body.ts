@@ -153,29 +153,44 @@ async function parseMultipart(raw: Buffer, type: string): Promise<FormFields> {
 
 /**
  * Upload routes: the body streams to a file in `dir` (never whole in memory), at most `maxBytes` (413), and is left
- * as sent (gzip stays gzip; ingest recognises it). A signature is then verified over the file. The file is
- * removed when the response ends unless the upload took it over.
+ * as sent (gzip stays gzip; ingest recognises it). A signed upload (the gate keyed its digest) is hashed chunk by
+ * chunk on the way to disk, one pass, and a mismatch is a 401. Whatever ends the body early (over the limit or the
+ * caller's budget, cut short, a bad digest) removes the file before the answer; otherwise it is removed when the
+ * response ends unless the upload took it over.
  */
 export function readUpload(opts: { dir: string; maxBytes: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     fs.mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
     const file = path.join(opts.dir, `upload-${crypto.randomUUID()}`);
     res.once('close', () => fs.rm(file, { force: true }, () => undefined));
-    let size = 0;
-    const out = fs.createWriteStream(file, { mode: 0o600 });
     const admission = req.uploadAdmission;
+    const out = fs.createWriteStream(file, { mode: 0o600 });
+    // A failed write (disk full) surfaces through `once` below, never as an unhandled 'error' event.
+    let writeError: Error | undefined;
+    out.on('error', (err) => (writeError = err));
+    let size = 0;
+    let signed;
     try {
       for await (const chunk of chunks(req, res, opts.maxBytes)) {
         size += chunk.length;
         if (admission && !admission.take(chunk.length))
           throw refuse(req, res, opts.maxBytes, 'the bytes one caller may have in flight across uploads');
+        admission?.signed?.update(chunk);
+        if (writeError) throw writeError;
         if (!out.write(chunk)) await once(out, 'drain');
       }
-    } finally {
       out.end();
-      await once(out, 'close');
+      await once(out, 'finish');
+      signed = admission?.signed?.finish();
+    } catch (err) {
+      out.destroy();
+      await fs.promises.rm(file, { force: true });
+      if (err instanceof AppError) throw err;
+      if (req.destroyed || (err as { code?: string }).code === 'ECONNRESET')
+        throw badRequest('middleware', 'The request body ended before it was complete.');
+      throw err;
     }
-    req.bodySource = { kind: 'file', path: file };
+    req.bodySource = { kind: 'file', path: file, signed };
     if (size > 0) {
       const disposition = fileNameOf(req.headers['content-disposition']);
       const type = String(req.headers['content-type'] ?? '');

@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
-import { parseRequestDate, SIGNATURE_SCHEMES } from '../auth/signature.js';
+import { decodeSignature, parseRequestDate, SIGNATURE_SCHEMES } from '../auth/signature.js';
 import { AppError, tooLarge, unauthorized } from '../errors.js';
 import type { Services } from '../services/index.js';
+import type { SignedBody } from '../services/tokens.js';
 import { isUuid } from '../services/validate.js';
 
 export interface UploadGateOptions {
@@ -16,6 +17,8 @@ export interface UploadAdmission {
   caller: string;
   /** Counts bytes as they are written; returns false once the caller's disk budget is spent. */
   take(bytes: number): boolean;
+  /** For a signed request: the digest to feed each body chunk as it is written (checked once the body ends). */
+  signed?: SignedBody;
 }
 
 /** Ends the answer with the connection, so an unread body is not drained into the next request. */
@@ -28,14 +31,14 @@ function refuse(req: Request, res: Response, err: AppError): AppError {
 /**
  * Runs before an upload body is read, from the headers alone: a caller without credentials, with a bad JWT, or
  * with an unknown API token or a RequestDate outside the window is refused before one byte reaches the disk.
- * Signed requests still have their digest checked over the stored body afterwards (the `authenticate`
- * middleware). Each caller (user or token) may stream `perCaller` uploads at once and hold
+ * A signed request's digest is keyed here and taken while the body streams to disk (readUpload), so a mismatch is
+ * refused when the last byte arrives and the file is never read back. Each caller (user or token) may stream `perCaller` uploads at once and hold
  * `diskBytesPerCaller` bytes of them.
  */
 export function uploadGate(services: Services, opts: UploadGateOptions) {
   const active = new Map<string, { uploads: number; bytes: number }>();
 
-  async function callerOf(req: Request): Promise<string> {
+  async function callerOf(req: Request): Promise<{ caller: string; signed?: SignedBody }> {
     const header = req.headers.authorization?.trim();
     if (!header) throw unauthorized('auth', 'Uploads need credentials: a Bearer JWT or a signed request.');
     const [scheme = '', credential = '', extra] = header.split(/\s+/);
@@ -44,7 +47,7 @@ export function uploadGate(services: Services, opts: UploadGateOptions) {
     if (lower === 'bearer') {
       const session = await services.identity.authenticateJwt(credential);
       req.session = session;
-      return `user:${session.userId}`;
+      return { caller: `user:${session.userId}` };
     }
     if ((SIGNATURE_SCHEMES as readonly string[]).includes(lower)) {
       if (!isUuid(credential))
@@ -52,9 +55,22 @@ export function uploadGate(services: Services, opts: UploadGateOptions) {
       const requestDate = req.headers['requestdate'];
       const requestTime = typeof requestDate === 'string' ? parseRequestDate(requestDate.trim()) : undefined;
       if (!requestTime) throw unauthorized('auth', 'Signed request rejected: the RequestDate header is missing or malformed.');
-      if (!req.headers['signature']) throw unauthorized('auth', 'Signed request rejected: the Signature header is missing.');
-      await services.tokens.precheckSignedRequest({ tokenId: credential, requestDate: (requestDate as string).trim() });
-      return `token:${credential.toLowerCase()}`;
+      const sigHeader = req.headers['signature'];
+      if (!sigHeader) throw unauthorized('auth', 'Signed request rejected: the Signature header is missing.');
+      const signature = decodeSignature(String(sigHeader).trim());
+      if (!signature)
+        throw unauthorized(
+          'auth',
+          'Signed request rejected: the Signature header is malformed (expected standard base64 of a 32-byte HMAC-SHA256 digest).',
+        );
+      const signed = await services.tokens.beginSignedBody({
+        tokenId: credential,
+        method: req.method,
+        target: req.rawTarget,
+        requestDate: (requestDate as string).trim(),
+        signature,
+      });
+      return { caller: `token:${credential.toLowerCase()}`, signed };
     }
     throw unauthorized(
       'auth',
@@ -64,8 +80,9 @@ export function uploadGate(services: Services, opts: UploadGateOptions) {
 
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     let caller: string;
+    let signed: SignedBody | undefined;
     try {
-      caller = await callerOf(req);
+      ({ caller, signed } = await callerOf(req));
     } catch (err) {
       throw err instanceof AppError ? refuse(req, res, err) : err;
     }
@@ -100,6 +117,7 @@ export function uploadGate(services: Services, opts: UploadGateOptions) {
     });
     req.uploadAdmission = {
       caller,
+      signed,
       take(bytes: number) {
         taken += bytes;
         entry.bytes += bytes;

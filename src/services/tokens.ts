@@ -1,4 +1,4 @@
-import type { BodySource } from '../auth/body-source.js';
+import type { BodySource, StreamedDigest } from '../auth/body-source.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Keyring } from '../auth/secret-box.js';
@@ -21,6 +21,25 @@ export interface SignedRequest {
   signature: Buffer;
   body: BodySource;
 }
+
+/**
+ * A signed upload whose token and date were accepted from the headers: feed each body chunk to `update` as it is
+ * written, then `finish` checks the digest (the 401 of a mismatch) and returns the proof for verifySignedRequest.
+ */
+export interface SignedBody {
+  update(chunk: Buffer): void;
+  finish(): StreamedDigest;
+}
+
+const digestMismatch = () =>
+  unauthorized(
+    'auth',
+    'Signed request rejected: signature digest mismatch (check the method, the request target with its query, the RequestDate hour and the body).',
+  );
+
+/** Whether a digest streamed by the upload path was keyed with this very request's token, method, target and date. */
+const sameRequest = (d: StreamedDigest, r: SignedRequest) =>
+  d.tokenId === r.tokenId && d.method === r.method && d.target === r.target && d.requestDate === r.requestDate;
 
 /** Resolves a client token to the client session; supplied by the collectors service. */
 export type ClientResolver = (clientId: string, tokenId: string) => Promise<Session>;
@@ -105,6 +124,16 @@ export function createTokensService(deps: TokensDeps) {
     return p;
   }
 
+  /** The token's key, opened from its sealed row; a 401 when it cannot be. */
+  function signingKey(p: { key: string; tokenId: string }): string {
+    try {
+      return Keyring.isSealed(p.key) ? keyring.open(p.key, tokenKeyAad(p.tokenId)) : p.key;
+    } catch (err) {
+      // The row was tampered with or sealed under a key this server lacks: the token cannot be checked.
+      throw unauthorized('auth', `Signed request rejected: the token's stored key cannot be opened (${(err as Error).message})`);
+    }
+  }
+
   return {
     /** Issues a token for the caller, or for another user when the caller may manage users. The key is returned only here. */
     async create(session: UserSession, input: { name: string | null; userId?: string | null }): Promise<CreatedToken> {
@@ -140,22 +169,18 @@ export function createTokensService(deps: TokensDeps) {
      */
     async verifySignedRequest(r: SignedRequest): Promise<Session> {
       const p = await knownToken(r);
-      let key: string;
-      try {
-        key = Keyring.isSealed(p.key) ? keyring.open(p.key, tokenKeyAad(p.tokenId)) : p.key;
-      } catch (err) {
-        // The row was tampered with or sealed under a key this server lacks: the token cannot be checked.
-        throw unauthorized('auth', `Signed request rejected: the token's stored key cannot be opened (${(err as Error).message})`);
+      let digest: Buffer;
+      if (r.body.kind === 'file' && r.body.signed) {
+        // Hashed while it streamed to disk (beginSignedBody): the file is not read again.
+        if (!sameRequest(r.body.signed, r)) throw digestMismatch();
+        digest = r.body.signed.digest;
+      } else {
+        const h = beginSignature(signingKey(p), r.method, r.target, r.requestDate);
+        if (r.body.kind === 'buffer') h.update(r.body.data);
+        else for await (const chunk of fs.createReadStream(r.body.path)) h.update(chunk as Buffer);
+        digest = h.digest();
       }
-      const h = beginSignature(key, r.method, r.target, r.requestDate);
-      if (r.body.kind === 'buffer') h.update(r.body.data);
-      else for await (const chunk of fs.createReadStream(r.body.path)) h.update(chunk as Buffer);
-      if (!digestsEqual(h.digest(), r.signature)) {
-        throw unauthorized(
-          'auth',
-          'Signed request rejected: signature digest mismatch (check the method, the request target with its query, the RequestDate hour and the body).',
-        );
-      }
+      if (!digestsEqual(digest, r.signature)) throw digestMismatch();
       let session: Session;
       if (p.clientId) {
         if (!deps.resolveClient) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
@@ -172,11 +197,21 @@ export function createTokensService(deps: TokensDeps) {
     },
 
     /**
-     * The part of verifySignedRequest that needs no body: a known token and a RequestDate in the window. Upload
-     * routes call it before streaming a body to disk, so unknown or stale callers write nothing.
+     * The start of verifySignedRequest for an upload, from its headers alone: a known token, a RequestDate in the
+     * window, the key opened (401 otherwise, before one body byte is written). The body is then hashed chunk by
+     * chunk as it streams to disk, one pass, and `finish` refuses a mismatch at once.
      */
-    async precheckSignedRequest(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>): Promise<void> {
-      await knownToken(r);
+    async beginSignedBody(r: Omit<SignedRequest, 'body' | 'requestTime'>): Promise<SignedBody> {
+      const p = await knownToken(r);
+      const h = beginSignature(signingKey(p), r.method, r.target, r.requestDate);
+      return {
+        update: (chunk) => void h.update(chunk),
+        finish() {
+          const digest = h.digest();
+          if (!digestsEqual(digest, r.signature)) throw digestMismatch();
+          return { tokenId: r.tokenId, method: r.method, target: r.target, requestDate: r.requestDate, digest };
+        },
+      };
     },
 
     /** Issues a client-owned token (clients service), through `store` when inside its transaction. */
