@@ -226,7 +226,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
         log.error({ err }, 'analysis failed');
       } finally {
         await store.release(instance, result ?? undefined);
-        deps.index.invalidate();
+        await deps.index.invalidate(); // jobs read "complete" only once paths reflect them
       }
       if (result) {
         for (const listener of analysisListeners) await listener().catch((err) => log.error({ err }, 'an analysis listener failed'));
@@ -279,7 +279,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       return await withHeartbeat(fn);
     } finally {
       await store.release(instance);
-      deps.index.invalidate();
+      await deps.index.invalidate();
     }
   }
 
