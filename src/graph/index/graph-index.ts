@@ -176,6 +176,25 @@ export class GraphIndex {
     );
   }
 
+  /** Bytes held in typed arrays (the structure; maps of names are small and not counted). */
+  byteSize(): number {
+    const arrays = [
+      this.dbIds,
+      this.kindMask,
+      this.domainSid,
+      this.blocksInheritance,
+      this.outOffsets,
+      this.outTargets,
+      this.outKinds,
+      this.outFlags,
+      this.inOffsets,
+      this.inSources,
+      this.inEdge,
+      this.denseById,
+    ];
+    return arrays.reduce((sum, a) => sum + (a?.byteLength ?? 0), 0);
+  }
+
   /** Dense number of a store id, or -1. */
   dense(dbId: number): number {
     if (this.denseById) return dbId < this.denseById.length ? this.denseById[dbId]! : -1;
