@@ -1,13 +1,18 @@
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
+import { httpGraphBench } from './http-graph';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { pathsBench } from './paths';
 
-/** `npm run bench [name…]`: runs the named benchmarks (all by default) and prints one JSON object per benchmark. */
+/**
+ * `npm run bench [name…] [-- --smoke]`: runs the named benchmarks (all by default) and prints one JSON object per
+ * benchmark. `--smoke` (or BENCH_SMOKE=1) makes each one tiny: CI runs them to prove they still work, no timings.
+ */
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
+  'http-graph': httpGraphBench,
   paths: pathsBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
@@ -16,7 +21,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
 };
 
 async function main() {
-  const wanted = process.argv.slice(2);
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const names = wanted.length ? wanted : Object.keys(BENCHES);
   for (const name of names) {
     const bench = BENCHES[name];
