@@ -45,9 +45,7 @@ export class GraphIndexHolder {
   invalidate(): Promise<void> {
     this.checkedAt = 0;
     if (this.building) this.again = true;
-    const settled = this.building
-      ? this.building.catch(() => undefined).then(() => this.building ?? this.rebuild())
-      : this.rebuild();
+    const settled = this.building ? this.building.catch(() => undefined).then(() => this.building ?? this.rebuild()) : this.rebuild();
     return settled.then(
       () => undefined,
       () => undefined,
