@@ -117,6 +117,7 @@ export async function faultDbBench(): Promise<Record<string, unknown>> {
       lostWrites: acked.length - found,
       serverStillUp: !server.exited(),
       serverErrorLogs: server.errors.length,
+      serverErrorSample: [...new Set(server.errors)].slice(0, 3),
       serverRssMiB: server.rssMiB(),
     };
   } finally {

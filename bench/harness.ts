@@ -10,17 +10,17 @@ import { createLogger } from '../src/logger';
 export const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
 
 /** The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh in-memory PGlite. */
-export async function benchDatabase(): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
+export async function benchDatabase(suffix = '', logger = log): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
-    const schema = `bench_${process.pid}`;
+    const schema = `bench_${process.pid}${suffix}`;
     const boot = new pg.Client({ connectionString: url });
     await boot.connect();
     await boot.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
     await boot.end();
     // A startup option, not a per-checkout SET, so the benchmark pays no extra round trip.
     const schemaUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
-    const db = new Database(schemaUrl, { log, max: 20 });
+    const db = new Database(schemaUrl, { log: logger, max: 20 });
     await migrate(db, log);
     return {
       db,
@@ -32,8 +32,8 @@ export async function benchDatabase(): Promise<{ db: Database; url: string; kind
       },
     };
   }
-  const embedded = await startEmbedded('memory://', log);
-  const db = new Database(embedded.url, { log });
+  const embedded = await startEmbedded('memory://', logger);
+  const db = new Database(embedded.url, { log: logger });
   await migrate(db, log);
   return {
     db,

@@ -1,14 +1,17 @@
 import fs from 'node:fs';
+import { runAnalysis } from '../src/analysis/run';
 import { Database } from '../src/db/pool';
 import { PgGraphStore } from '../src/graph/pg/store';
+import { convertAzure } from '../src/ingest/azure/index';
 import { ingestPath } from '../src/ingest/ingest-path';
 import { SharpHoundConverter } from '../src/ingest/sharphound';
 import { createLogger } from '../src/logger';
 
 /**
  * One side of the ingest benchmark, alone in its process so its peak RSS is its own:
- *   parse  <files…>        the whole-file approach: read, JSON.parse, convert every object (no database)
- *   ingest <url> <files…>  our streaming ingest into the database at <url>
+ *   parse   <files…>        the whole-file approach: read, JSON.parse, convert every object (no database)
+ *   ingest  <url> <files…>  our streaming ingest into the database at <url>
+ *   analyze <url>           a full analysis run over what was ingested
  */
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
@@ -16,15 +19,16 @@ async function main() {
   let objects = 0;
   let edges = 0;
   if (mode === 'parse') {
-    const convert = new SharpHoundConverter(new Date().toISOString());
+    const now = new Date().toISOString();
+    const convert = new SharpHoundConverter(now);
     for (const f of rest) {
       const doc = JSON.parse(fs.readFileSync(f, 'utf8'));
       for (const item of doc.data) {
-        edges += convert.convert(doc.meta.type, item).edges.length;
+        edges += (doc.meta.type === 'azure' ? convertAzure(item, now) : convert.convert(doc.meta.type, item)).edges.length;
         objects++;
       }
     }
-  } else {
+  } else if (mode === 'ingest') {
     const [url, ...files] = rest;
     const db = new Database(url!, { log: createLogger('silent') });
     const store = new PgGraphStore(db);
@@ -37,7 +41,13 @@ async function main() {
       }
     }
     await db.close();
-  }
+  } else if (mode === 'analyze') {
+    const db = new Database(rest[0]!, { log: createLogger('silent') });
+    const r = await runAnalysis(new PgGraphStore(db));
+    edges = Object.values(r.edges).reduce((a, b) => a + b, 0);
+    objects = r.nodesUpdated;
+    await db.close();
+  } else throw new Error(`unknown mode ${mode}`);
   const ms = Date.now() - started;
   process.stdout.write(JSON.stringify({ ms, objects, edges, max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) }) + '\n');
 }

@@ -1,9 +1,12 @@
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
+import { floodBench } from './flood';
+import { fuzz } from './fuzz';
 import { httpGraphBench } from './http-graph';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
+import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
 
 /**
@@ -16,12 +19,23 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   paths: pathsBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
+  flood: floodBench,
   'analysis-azure': analysisAzureBench,
   analysis: analysisBench,
+  'ingest-worst-case': ingestWorstCaseBench,
+  fuzz,
 };
 
 // Smoke sizes for the benchmarks that read their size from the environment (the others check `smoke`).
-const SMOKE_SIZES: Record<string, string> = { BENCH_USERS: '200', BENCH_AZ_PRINCIPALS: '200', BENCH_NODES: '2000', BENCH_EDGES: '20000' };
+const SMOKE_SIZES: Record<string, string> = {
+  BENCH_USERS: '200',
+  BENCH_AZ_PRINCIPALS: '200',
+  BENCH_NODES: '2000',
+  BENCH_EDGES: '20000',
+  FLOOD_SECONDS: '2',
+  FUZZ_REQUESTS: '200',
+  BENCH_WORST_ACES: '2000',
+};
 
 /**
  * Benchmarks that cannot run on the embedded store today: fault-db's TCP proxy cannot front the in-memory PGlite

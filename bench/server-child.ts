@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -20,14 +21,27 @@ export interface ServerChild {
 
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
-/** Starts `gas serve` from the sources in its own process, as it runs in production, and waits for its URL. */
-export async function startServerChild(env: Record<string, string>): Promise<ServerChild> {
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/**
+ * Starts `gas serve` from the sources in its own process, as it runs in production, and waits until /health
+ * answers. Its stdout (the JSON log) is read line by line, as a log shipper would; with `stallLogs` it is not read
+ * at all once the server is up (a stalled shipper: the pipe fills and the server must not buffer without bound).
+ */
+export async function startServerChild(env: Record<string, string>, opts: { stallLogs?: boolean } = {}): Promise<ServerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
+  const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli.ts'), 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
-      PORT: '0',
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       GAS_ADMIN_PASSWORD: 'bench-admin-password',
@@ -40,21 +54,34 @@ export async function startServerChild(env: Record<string, string>): Promise<Ser
   const errors: string[] = [];
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${stderr}`)));
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      let entry: { level?: number; msg?: string; url?: string };
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const level = LEVELS[entry.level ?? 30] ?? 'info';
-      levels[level] = (levels[level] ?? 0) + 1;
-      if (entry.level && entry.level >= 50 && errors.length < 20) errors.push(String(entry.msg));
-      if (entry.msg === 'graph analysis service listening' && entry.url) resolve(entry.url);
-    });
+  const url = `http://127.0.0.1:${port}`;
+  const lines = readline.createInterface({ input: child.stdout! });
+  lines.on('line', (line) => {
+    let entry: { level?: number; msg?: string; url?: string };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const level = LEVELS[entry.level ?? 30] ?? 'info';
+    levels[level] = (levels[level] ?? 0) + 1;
+    if (entry.level && entry.level >= 50 && errors.length < 20)
+      errors.push(`${entry.msg}: ${JSON.stringify((entry as { err?: { message?: string } }).err?.message ?? '')}`);
   });
+  for (let started = Date.now(); ;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before listening: ${stderr}`);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() - started > 60_000) throw new Error(`server did not answer /health within 60 s: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (opts.stallLogs) {
+    lines.close();
+    child.stdout!.pause();
+  }
   return {
     url,
     child,

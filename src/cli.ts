@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Presets, SingleBar } from 'cli-progress';
+import { generateAzureHound } from './generate/azurehound.js';
 import { generateSharpHound } from './generate/sharphound.js';
+import { isTier, TIERS } from './generate/tiers.js';
 import { ingestPath } from './ingest/ingest-path.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -12,22 +14,23 @@ import { Database } from './db/pool.js';
 import { openStorage, startServer, type Storage } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServices } from './services/index.js';
+import { ACCOUNTS_USAGE, secretsCommand, UsageError, userCommand } from './cli/accounts.js';
 
 const USAGE = `usage: gas <command> [options]
 
 commands:
   serve                                   start the HTTP service (REST /api/v2, GraphQL /graphql)
   migrate                                 apply database migrations and exit
-  user create <name> --role <role> [--password <p>] [--email <e>]
-                                          create a user (password from --password or GAS_USER_PASSWORD)
+${ACCOUNTS_USAGE}
   token create --user <name> [--name <n>] [--json]
                                           issue an API token for a user; prints {id, key, user_id} with --json
   ingest <file|dir|zip>… [--no-analysis] [--wait]
                                           ingest SharpHound/AzureHound JSON (or zips, or gzip) and analyse; takes
                                           the data pipeline's lock (busy: exit 1, or --wait until it is free)
   analyze                                 run analysis now
-  generate --users <n> --out <dir> [--seed <s>] [--aces <n>]
-                                          write generated SharpHound v6 files for one domain
+  generate (--tier S|M|L | --users <n>) --out <dir> [--seed <s>] [--aces <n>] [--azure-users <n>]
+                                          write generated SharpHound v6 files for one domain (and AzureHound
+                                          files for a tenant with a tier or --azure-users)
 
 configuration comes from the environment (see README): DATABASE_URL, DATA_DIR, PORT, EDITION, …`;
 
@@ -62,7 +65,7 @@ async function withServices<T>(config: Config, log: Logger, fn: (s: Awaited<Retu
   const storage = await cliStorage(config, log);
   try {
     await migrate(storage.db, log);
-    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind });
+    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind, secrets: 'lazy' });
     return await fn(services);
   } finally {
     await storage.close();
@@ -101,22 +104,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    case 'user': {
-      const { positionals, values } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { role: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' } },
-      });
-      if (positionals[0] !== 'create' || !positionals[1] || !values.role)
-        throw new UsageError('gas user create <name> --role <role> [--password <p>]');
-      const password = values.password ?? process.env.GAS_USER_PASSWORD;
-      if (!password) throw new UsageError('give the password with --password or GAS_USER_PASSWORD');
-      const user = await withServices(config, log, (s) =>
-        s.identity.createUser({ principalName: positionals[1]!, password, role: values.role!, emailAddress: values.email ?? null }),
-      );
-      process.stdout.write(JSON.stringify({ id: user.id, principal_name: user.principalName, role: values.role }) + '\n');
-      return 0;
-    }
+    case 'user':
+      return userCommand(rest, (fn) => withServices(config, log, fn));
+    case 'secrets':
+      return secretsCommand(rest, config, (fn) => withServices(config, log, fn));
     case 'token': {
       const { positionals, values } = parseArgs({
         args: rest,
@@ -165,25 +156,36 @@ export async function main(argv: string[]): Promise<number> {
     case 'generate': {
       const { values } = parseArgs({
         args: rest,
-        options: { users: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, aces: { type: 'string' } },
+        options: {
+          tier: { type: 'string' },
+          users: { type: 'string' },
+          out: { type: 'string' },
+          seed: { type: 'string' },
+          aces: { type: 'string' },
+          'azure-users': { type: 'string' },
+        },
       });
-      const users = Number(values.users);
-      if (!values.out || !Number.isInteger(users) || users < 1)
-        throw new UsageError('gas generate --users <n> --out <dir> [--seed <s>] [--aces <n>]');
-      const r = generateSharpHound(values.out, {
-        users,
-        seed: Number(values.seed ?? 1),
-        acesPerObject: values.aces ? Number(values.aces) : undefined,
-      });
-      process.stdout.write(JSON.stringify({ files: r.files, objects: r.objects, bytes: r.bytes }) + '\n');
+      const usage = 'gas generate (--tier S|M|L | --users <n>) --out <dir> [--seed <s>] [--aces <n>] [--azure-users <n>]';
+      const tier = values.tier?.toUpperCase();
+      if (tier !== undefined && !isTier(tier)) throw new UsageError(usage);
+      const preset = tier ? TIERS[tier] : undefined;
+      const users = values.users ? Number(values.users) : preset?.users;
+      const azureUsers = values['azure-users'] ? Number(values['azure-users']) : preset?.azureUsers;
+      const seed = Number(values.seed ?? 1);
+      const aces = values.aces ? Number(values.aces) : preset?.acesPerObject;
+      if (!values.out || !Number.isInteger(users) || users! < 1 || !Number.isInteger(seed) || (aces !== undefined && !(aces >= 0)))
+        throw new UsageError(usage);
+      if (azureUsers !== undefined && (!Number.isInteger(azureUsers) || azureUsers < 1)) throw new UsageError(usage);
+      const r = generateSharpHound(values.out, { users: users!, seed, acesPerObject: aces });
+      const az = azureUsers ? generateAzureHound(values.out, { users: azureUsers, seed }) : undefined;
+      const files = [...r.files, ...(az?.files ?? [])];
+      process.stdout.write(JSON.stringify({ files, objects: r.objects + (az?.objects ?? 0), bytes: r.bytes + (az?.bytes ?? 0) }) + '\n');
       return 0;
     }
     default:
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }
 }
-
-class UsageError extends Error {}
 
 /** Ingests files with a progress bar (objects per second); returns the number of failed files. */
 async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files: string[]): Promise<number> {
@@ -213,7 +215,16 @@ async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files:
     failed += result.errors.length;
     for (const f of result.files)
       process.stdout.write(
-        JSON.stringify({ file: f.file, type: f.type, objects: f.objects, nodes: f.nodes, edges: f.edges, ms: Date.now() - started }) + '\n',
+        JSON.stringify({
+          file: f.file,
+          type: f.type,
+          objects: f.objects,
+          nodes: f.nodes,
+          edges: f.edges,
+          ms: Date.now() - started,
+          ...(Object.keys(f.unknownKinds).length ? { unknownKinds: f.unknownKinds } : {}),
+          ...(f.skipped ? { skipped: f.skipped } : {}),
+        }) + '\n',
       );
   }
   return failed;

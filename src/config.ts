@@ -56,6 +56,18 @@ const schema = z.object({
     .int()
     .positive()
     .default(8 * 1024 * 1024 * 1024),
+  TRUST_PROXY: z
+    .string()
+    .default('')
+    .transform((v) => v.trim())
+    .refine(
+      (v) =>
+        v === '' ||
+        /^\d{1,2}$/.test(v) ||
+        v.split(',').every((p) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/.test(p.trim())),
+      'must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses/subnets (e.g. loopback, 10.0.0.0/8)',
+    )
+    .transform((v): number | string[] | false => (v === '' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((p) => p.trim()))),
   COLLECTORS_DIR: z.string().default('./collectors'),
   DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
@@ -89,6 +101,11 @@ export type Config = {
   /** Uploads one caller may stream at once, and the bytes they may hold on disk together. */
   uploadsPerCaller: number;
   uploadDiskBytesPerCaller: number;
+  /**
+   * Which proxies in front of the service may name the client in X-Forwarded-For (express `trust proxy`): the
+   * client address is what rate limits and login throttling count by. False: the socket's peer.
+   */
+  trustProxy: number | string[] | false;
   collectorsDir: string;
   /** How often the data pipeline looks for work requested elsewhere (other replicas); 0 = only when asked. */
   datapipePollMs: number;
@@ -144,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxGraphqlUploadBytes: e.MAX_GRAPHQL_UPLOAD_BYTES,
     uploadsPerCaller: e.UPLOADS_PER_CALLER,
     uploadDiskBytesPerCaller: e.UPLOAD_DISK_BYTES_PER_CALLER,
+    trustProxy: e.TRUST_PROXY,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),
     datapipePollMs: e.DATAPIPE_POLL_MS,
     schedulerPollMs: e.SCHEDULER_POLL_MS,

@@ -17,6 +17,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Longest error message sent back; longer ones (an echoed 10k-character id) are cut. */
+export const MAX_MESSAGE = 400;
+
 /**
  * The one error type services throw. It is a GraphQLError so it crosses the GraphQL layer unmasked, and it
  * carries what both transports need: a code, the area (`context` in the REST wrapper) and the HTTP status in
@@ -30,6 +33,8 @@ export class AppError extends GraphQLError {
 
   constructor(code: ErrorCode, context: string, message: string, opts: { headers?: Record<string, string>; cause?: unknown } = {}) {
     const status = ERROR_STATUS[code];
+    // Messages quote inputs; whatever a caller sent, the answer (and the log line) stays short.
+    if (message.length > MAX_MESSAGE) message = `${message.slice(0, MAX_MESSAGE)}… (${message.length} characters)`;
     super(message, {
       originalError: opts.cause instanceof Error ? opts.cause : undefined,
       extensions: { code, context, http: { status, ...(opts.headers ? { headers: opts.headers } : {}) } },

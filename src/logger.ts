@@ -63,10 +63,27 @@ export const httpLogSerializers = {
 };
 
 /**
+ * Log lines waiting for stdout are held in memory; past this many bytes new lines are dropped (and counted) rather
+ * than buffered without bound. A stalled log reader under a request flood otherwise grew the process by ~1.5 KiB
+ * per request (issue 9.5).
+ */
+export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+/** Stdout through an asynchronous buffer of at most LOG_BUFFER_BYTES; what does not fit is dropped. */
+function boundedStdout(): pino.DestinationStream {
+  const out = pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES });
+  let dropped = 0;
+  out.on('drop', () => {
+    if (dropped++ === 0) process.stderr.write('gas: log output is not being read fast enough; dropping log lines\n');
+  });
+  return out;
+}
+
+/**
  * One structured logger per process; modules take child loggers with a `module` binding. Redaction here covers
  * anything logged outside the HTTP log too (an `url`, a `headers` object, a `req`).
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string, destination: pino.DestinationStream = boundedStdout()): Logger {
   return pino(
     {
       level,

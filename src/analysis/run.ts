@@ -63,7 +63,16 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
   await store.write(async (w) => {
     await w.upsertNodes(c.nodes);
     await w.deleteEdgesOfKinds([...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS]);
-    await w.upsertEdges(c.edges);
+    // By node id, streamed: nodes analysis created (negative ids in the view) are looked up once, just written.
+    const fresh = new Set<string>();
+    for (const e of c.edges) for (const o of [e.start, e.end]) if (g.byObjectId.get(o)!.id < 0) fresh.add(o);
+    const created = await w.nodeIds([...fresh]);
+    const id = (o: string) => (g.byObjectId.get(o)!.id >= 0 ? g.byObjectId.get(o)!.id : created.get(o)!);
+    await w.insertEdgesByNodeId(
+      (function* () {
+        for (const e of c.edges) yield { startId: id(e.start), endId: id(e.end), kind: e.kind, properties: e.properties };
+      })(),
+    );
     await w.removeKindEverywhere(TIER_ZERO_KIND);
     await w.removePropertyEverywhere('system_tags');
     await w.upsertNodes(t0.map((n) => ({ objectid: n.objectid, kinds: [TIER_ZERO_KIND], properties: { system_tags: 'admin_tier_0' } })));

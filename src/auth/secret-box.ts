@@ -55,7 +55,8 @@ function readKeyFile(dataDir: string): Buffer[] {
     }
   }
   const mode = fs.statSync(file).mode & 0o077;
-  if (mode !== 0) throw new SecretBoxError(`${file} is readable by other users (mode ${(fs.statSync(file).mode & 0o777).toString(8)}); chmod 600 it.`);
+  if (mode !== 0)
+    throw new SecretBoxError(`${file} is readable by other users (mode ${(fs.statSync(file).mode & 0o777).toString(8)}); chmod 600 it.`);
   const lines = fs
     .readFileSync(file, 'utf8')
     .split('\n')
@@ -68,9 +69,14 @@ function readKeyFile(dataDir: string): Buffer[] {
 /** The server's keys: one current key that seals, any number of previous keys that still open. */
 export class Keyring {
   private keys: Key[] = [];
+  /** The key file's mtime at the last read, so a rotation made by another process is noticed before sealing. */
+  private fileMtimeMs = 0;
 
-  constructor(private readonly source: KeyringSource) {
-    this.load();
+  /** Keys are read on first use, so a command that needs no secret neither needs nor creates the key file. */
+  constructor(private readonly source: KeyringSource) {}
+
+  private ensure(): void {
+    if (!this.keys.length) this.load();
   }
 
   /** Where the current key comes from, for messages. */
@@ -79,6 +85,7 @@ export class Keyring {
   }
 
   get currentId(): string {
+    this.ensure();
     return this.keys[0]!.id;
   }
 
@@ -93,6 +100,7 @@ export class Keyring {
             .map((s) => parseKey(s, 'GAS_SECRET_KEY_PREVIOUS')),
         ]
       : readKeyFile(this.source.dataDir);
+    if (!this.source.envKey) this.fileMtimeMs = fs.statSync(keyFilePath(this.source.dataDir)).mtimeMs;
     this.keys = raw.map((bytes) => ({ id: keyId(bytes), bytes }));
   }
 
@@ -102,12 +110,16 @@ export class Keyring {
 
   /** Encrypts with the current key. `aad` binds the value to its row (a sealed key moved to another row will not open). */
   seal(plain: string, aad: string): string {
+    this.ensure();
+    if (!this.source.envKey && fs.statSync(keyFilePath(this.source.dataDir)).mtimeMs !== this.fileMtimeMs) this.load();
     const key = this.keys[0]!;
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', key.bytes, iv);
     cipher.setAAD(Buffer.from(aad, 'utf8'));
     const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return SEALED_PREFIX + [key.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(':');
+    return (
+      SEALED_PREFIX + [key.id, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(':')
+    );
   }
 
   /** Decrypts a sealed value; a key id we do not know makes us re-read the key file once (a rotation elsewhere). */
@@ -115,6 +127,7 @@ export class Keyring {
     const parts = sealed.slice(SEALED_PREFIX.length).split(':');
     if (!Keyring.isSealed(sealed) || parts.length !== 4) throw new SecretBoxError('The stored secret is not in the sealed format.');
     const [id, iv, tag, ct] = parts as [string, string, string, string];
+    this.ensure();
     let key = this.keys.find((k) => k.id === id);
     if (!key) {
       this.load();

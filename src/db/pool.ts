@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
 import { AppError, badRequest, conflict, internal, timeout, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
@@ -14,6 +17,21 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /** Seconds a client is asked to wait (Retry-After) while the database is unreachable. */
 export const DB_RETRY_AFTER_S = 2;
 
+/**
+ * A client whose connection attempt gives up after CONNECT_TIMEOUT_MS. Set on the client, not the pool: the pool's
+ * option would also time out callers queued for a busy pool (a long transaction on PGlite), which is load, not an
+ * outage; those wait for their own request deadline as before.
+ */
+class TimedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(
+      typeof config === 'string'
+        ? { connectionString: config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }
+        : { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...config },
+    );
+  }
+}
+
 /** One checked-out connection and its last statement, which must end before the connection is returned. */
 interface Connection {
   client: pg.PoolClient;
@@ -26,6 +44,11 @@ export interface Queryable {
   query<R = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
   /** Runs one parameterised statement and returns the number of rows it touched. */
   execute(sql: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server. PGlite's socket
+   * loses protocol sync on COPY, so there it is absent and callers fall back to parameterised statements.
+   */
+  copyFrom?(sql: string, chunks: Iterable<string>): Promise<number>;
 }
 
 export interface DatabaseOptions {
@@ -69,7 +92,9 @@ export class Database implements Queryable {
   private readonly cancelPool: pg.Pool;
   private readonly log: Logger;
   private readonly setSearchPath?: string;
-  private features?: { cancellable: boolean; prepare: boolean };
+  private features?: { cancellable: boolean; prepare: boolean; shared: boolean; copy: boolean };
+  /** Tail of the queue of connections waiting for the one shared PGlite session (see withConnection). */
+  private sessionTurn: Promise<void> = Promise.resolve();
   private readonly names = new Map<string, string>();
 
   constructor(
@@ -78,14 +103,14 @@ export class Database implements Queryable {
   ) {
     const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
     this.log = opts.log;
-    // keepAlive finds half-open sockets (a server that vanished without a FIN); connectionTimeoutMillis keeps a
-    // checkout from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
-    this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...base, types });
+    // keepAlive finds half-open sockets (a server that vanished without a FIN); TimedClient keeps a connection
+    // attempt from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
+    this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, Client: TimedClient, ...base, types });
     this.pool.on('error', (err) => this.log.warn({ err }, 'idle database connection failed'));
     // Tests isolate themselves in a schema. It is set on every checkout, not once per connection: PGlite
     // multiplexes all connections onto one session, so another pool may have changed it in between.
     this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
-    this.cancelPool = new pg.Pool({ max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...base, types });
+    this.cancelPool = new pg.Pool({ max: 1, Client: TimedClient, ...base, types });
     this.cancelPool.on('error', (err) => this.log.warn({ err }, 'idle cancellation connection failed'));
   }
 
@@ -103,6 +128,7 @@ export class Database implements Queryable {
       const q: Queryable = {
         query: async <R = Row>(sql: string, params: readonly unknown[] = []) => (await this.run(conn, sql, params)).rows as R[],
         execute: async (sql, params = []) => (await this.run(conn, sql, params)).rowCount ?? 0,
+        copyFrom: this.features!.copy ? (sql, chunks) => this.copy(conn, sql, chunks) : undefined,
       };
       await this.run(conn, 'begin', []);
       try {
@@ -139,8 +165,18 @@ export class Database implements Queryable {
     };
     client.on('error', onError);
     const conn: Connection = { client, last: Promise.resolve() };
+    let endTurn = () => {};
     try {
       if (!this.features) this.features = await this.detect(client);
+      // PGlite runs every connection on one session and its socket server takes turns per protocol message, so
+      // two connections' Parse/Bind/Execute interleave: one statement is bound with another's parameters
+      // ("bind message supplies 2 parameters, but prepared statement requires 1", or worse, a wrong result).
+      // There, one connection at a time has the session, for a statement or a whole transaction.
+      if (this.features.shared) {
+        const previous = this.sessionTurn;
+        this.sessionTurn = new Promise((resolve) => (endTurn = resolve));
+        await previous;
+      }
       if (this.setSearchPath) await client.query(this.setSearchPath);
       return await fn(conn);
     } catch (err) {
@@ -151,6 +187,7 @@ export class Database implements Queryable {
       const release = () => {
         client.removeListener('error', onError);
         client.release(broken);
+        endTurn();
       };
       conn.last.then(release, release);
     }
@@ -187,11 +224,18 @@ export class Database implements Queryable {
     }
   }
 
+  private async copy(conn: Connection, sql: string, chunks: Iterable<string>): Promise<number> {
+    const stream = conn.client.query(copyStreams.from(sql));
+    const done = pipeline(Readable.from(chunks, { objectMode: false }), stream).then(() => stream.rowCount);
+    conn.last = done.catch(() => undefined);
+    return done.catch((err) => this.rethrow(err, sql));
+  }
+
   /** PGlite (embedded) reports itself in version(); it can neither cancel statements nor keep per-connection names. */
-  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean }> {
+  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean; shared: boolean; copy: boolean }> {
     const { rows } = await client.query<{ version: string }>('select version()');
     const server = !/PGlite/i.test(rows[0]?.version ?? '');
-    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server };
+    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server, shared: !server, copy: server };
   }
 
   private statementName(sql: string): string {

@@ -9,11 +9,26 @@ export interface GraphWriter {
   upsertNodes(nodes: NodeInput[]): Promise<void>;
   /** Merges edges by (start, end, kind); endpoints that do not exist are created as placeholders. */
   upsertEdges(edges: EdgeInput[]): Promise<void>;
+  /**
+   * Adds edges between nodes known by id, in batches as the iterable yields them, without merging the list by
+   * object id first (analysis writes millions of derived edges this way). An edge already present gets its
+   * properties merged, incoming winning. Returns the number of edges written.
+   */
+  insertEdgesByNodeId(edges: Iterable<EdgeById>): Promise<number>;
+  /** Ids of nodes by object id as this transaction sees them; unknown ids are absent. */
+  nodeIds(objectids: readonly string[]): Promise<Map<string, number>>;
   deleteNodes(objectids: string[]): Promise<number>;
   deleteEdgesOfKinds(kinds: readonly string[]): Promise<number>;
   /** Takes a kind off every node that has it (re-tagging starts from nothing). */
   removeKindEverywhere(kind: string): Promise<number>;
   removePropertyEverywhere(key: string): Promise<number>;
+}
+
+export interface EdgeById {
+  startId: number;
+  endId: number;
+  kind: string;
+  properties: Properties;
 }
 
 export interface NodeScanRow {

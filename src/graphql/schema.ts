@@ -8,6 +8,7 @@ import { accountsResolvers } from './resolvers/accounts.js';
 import { adminResolvers } from './resolvers/admin.js';
 import { collectorsResolvers } from './resolvers/collectors.js';
 import { commonResolvers } from './resolvers/common.js';
+import { entitiesResolvers } from './resolvers/entities.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { identityResolvers } from './resolvers/identity.js';
@@ -23,7 +24,7 @@ export function loadTypeDefs(): string[] {
     .map((f) => fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8'));
 }
 
-const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers, graphResolvers, datapipeResolvers, collectorsResolvers, adminResolvers, accountsResolvers];
+const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers, graphResolvers, entitiesResolvers, datapipeResolvers, collectorsResolvers, adminResolvers, accountsResolvers];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */
 export function buildSchema(): GraphQLSchema {

@@ -1,10 +1,9 @@
 import path from 'node:path';
 import express, { type Express } from 'express';
+import compression from 'compression';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
-import { jwtStrategy } from '../auth/strategies/jwt.js';
-import { signatureStrategy } from '../auth/strategies/signature.js';
 import type { Config } from '../config.js';
 import { createContextFactory } from '../graphql/context-factory.js';
 import { httpLogSerializers, type Logger } from '../logger.js';
@@ -12,12 +11,14 @@ import type { RestRoute } from '../rest/route.js';
 import { ROUTES } from '../rest/routes/index.js';
 import type { OperationRunner } from '../rest/run.js';
 import type { Services } from '../services/index.js';
+import { jwtStrategy } from './auth/jwt.js';
+import { signatureStrategy } from './auth/signature.js';
 import { authenticate } from './authenticate.js';
 import { readBody, readUpload } from './body.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { urlGuard } from './input-guard.js';
 import { uploadGate } from './upload-gate.js';
-import { createGraphQLHandler } from './graphql.js';
+import { createGraphQLHandler, graphqlSearchParams } from './graphql.js';
 import { prefer } from './prefer.js';
 import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
@@ -42,13 +43,25 @@ export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
 
   app.use(requestId());
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(pinoHttp({ logger: log, genReqId: (req) => (req as express.Request).requestId, quietReqLogger: true, serializers: httpLogSerializers }));
-  app.use(prefer({ allowBypass: config.allowTimeoutBypass }));
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req) => (req as express.Request).requestId,
+      quietReqLogger: true,
+      serializers: httpLogSerializers,
+      // A flood is answered with 429s; one info line each is what made memory climb under one (issue 9.5). A 503
+      // (the database away, logged once by the pool) is expected while it lasts, not an error per request.
+      customLogLevel: (_req, res, err) =>
+        res.statusCode === 429 ? 'debug' : res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : 'info',
+    }),
+  );
+  app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);
@@ -77,7 +90,10 @@ export function buildApp(deps: AppDeps): Express {
 
   app.all(
     '/graphql',
+    // The GraphiQL page is ~9 MB of HTML and script: gzip it (issue 12). API answers are left as they are.
+    compression({ filter: (req) => req.method === 'GET' && /text\/html/i.test(String(req.headers.accept ?? '')) }),
     limiter('/graphql'),
+    graphqlSearchParams(),
     // Multipart (file uploads) passes the upload gate first: credentials from the headers, per-caller caps.
     (req: express.Request, res: express.Response, next: express.NextFunction) =>
       /^multipart\//i.test(req.headers['content-type'] ?? '') ? gate(req, res, next) : next(),

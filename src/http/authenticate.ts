@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { AuthStrategy } from '../auth/strategies/types.js';
+import type { AuthStrategy } from './auth/types.js';
 import { unauthorized } from '../errors.js';
 
 /**

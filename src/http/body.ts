@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
 import zlib from 'node:zlib';
+import { parse as parseContentDisposition } from 'content-disposition';
+import getRawBody from 'raw-body';
+import typeis from 'type-is';
 import { AppError, badRequest, tooLarge, unsupportedMedia } from '../errors.js';
 import { MSG } from '../messages.js';
 import type { BodyKind, FormFields } from '../rest/route.js';
@@ -25,7 +28,7 @@ function refuse(req: Request, res: Response, max: number, what?: string): AppErr
   return tooLarge('middleware', what ? `${MSG.bodyTooLarge} (over ${what})` : `${MSG.bodyTooLarge} (limit ${max} bytes)`);
 }
 
-/** The body's chunks, stopping (without destroying the stream) once more than `max` bytes arrived. */
+/** The upload's chunks, stopping (without destroying the stream) once more than `max` bytes arrived. */
 async function* chunks(req: Request, res: Response, max: number): AsyncGenerator<Buffer> {
   if (Number(req.headers['content-length'] ?? NaN) > max) throw refuse(req, res, max);
   let size = 0;
@@ -36,11 +39,19 @@ async function* chunks(req: Request, res: Response, max: number): AsyncGenerator
   }
 }
 
-/** Reads the whole body into memory, refusing more than `max` bytes (413) as early as the headers allow. */
+/**
+ * Reads the whole body into memory with raw-body, refusing more than `max` bytes (413) as early as the headers
+ * allow. raw-body pauses the stream on a refusal; `refuse` drains the rest.
+ */
 async function readRaw(req: Request, res: Response, max: number): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of chunks(req, res, max)) parts.push(chunk);
-  return Buffer.concat(parts);
+  try {
+    return await getRawBody(req, { limit: max, length: req.headers['content-length'] });
+  } catch (err) {
+    const e = err as { type?: string; message?: string };
+    if (e.type === 'entity.too.large') throw refuse(req, res, max);
+    if (e.type === 'request.aborted') throw badRequest('middleware', 'The request body ended before it was complete.');
+    throw badRequest('middleware', `The request body could not be read: ${e.message ?? 'unknown error'}.`);
+  }
 }
 
 /** Undoes Content-Encoding (gzip, deflate) with the same size limit on the result, so a small bomb stays small. */
@@ -58,7 +69,8 @@ function decode(raw: Buffer, encoding: string | undefined, max: number): Buffer 
   throw unsupportedMedia('middleware', `Content-Encoding ${enc} is not supported; use gzip or deflate.`);
 }
 
-const isJson = (type: string | undefined) => !!type && /^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type);
+/** Whether a Content-Type header names one of the media types (type-is: parameters and case do not matter). */
+const isType = (type: string | undefined, types: string[]) => !!type && typeis.is(type, types) !== false;
 
 /**
  * Reads a route's body before authentication, keeping the bytes exactly as sent for request signatures.
@@ -70,7 +82,7 @@ const isJson = (type: string | undefined) => !!type && /^application\/([\w.+-]*\
 export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const type = req.headers['content-type'];
-    const multipart = !!type && /^multipart\//i.test(type);
+    const multipart = isType(type, ['multipart/*']);
     let max = opts.maxBytes;
     if (kind === 'graphql' && multipart) {
       // GraphQL file uploads are read only for a caller the upload gate admitted from the headers.
@@ -93,20 +105,20 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     req.body = undefined;
     if (raw.length === 0 || kind === 'none') return next();
     if (kind === 'multipart') {
-      if (!type || !/^multipart\/form-data/i.test(type))
-        throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
-      req.body = await parseMultipart(raw, type);
+      if (!isType(type, ['multipart/form-data'])) throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
+      req.body = await parseMultipart(raw, type!);
       checkInput('middleware', req.body);
       return next();
     }
     if (kind === 'form') {
-      if (!type || !/^application\/x-www-form-urlencoded/i.test(type))
+      if (!isType(type, ['application/x-www-form-urlencoded']))
         throw unsupportedMedia('middleware', 'The request body must be application/x-www-form-urlencoded.');
       req.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
       checkInput('middleware', req.body);
       return next();
     }
-    if (!isJson(type)) throw unsupportedMedia('middleware', 'The request body must be JSON (Content-Type: application/json).');
+    if (!isType(type, ['json', '+json']))
+      throw unsupportedMedia('middleware', 'The request body must be JSON (Content-Type: application/json).');
     const text = decode(raw, req.headers['content-encoding'], opts.maxBytes)
       .toString('utf8')
       .replace(/^\uFEFF/, '');
@@ -165,7 +177,7 @@ export function readUpload(opts: { dir: string; maxBytes: number }) {
     }
     req.bodySource = { kind: 'file', path: file };
     if (size > 0) {
-      const disposition = /filename="?([^";]+)"?/i.exec(String(req.headers['content-disposition'] ?? ''))?.[1];
+      const disposition = fileNameOf(req.headers['content-disposition']);
       const type = String(req.headers['content-type'] ?? '');
       const fallback = /zip/i.test(type) ? 'upload.zip' : /gzip/i.test(type) ? 'upload.json.gz' : 'upload.json';
       const name = path.basename(disposition ?? String(req.headers['x-file-name'] ?? '')) || fallback;
@@ -173,4 +185,14 @@ export function readUpload(opts: { dir: string; maxBytes: number }) {
     }
     next();
   };
+}
+
+/** The file name a Content-Disposition header gives (filename* or filename), or undefined when absent or malformed. */
+function fileNameOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  try {
+    return parseContentDisposition(header).parameters.filename;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { asAppError, badRequest } from '../errors.js';
@@ -8,7 +8,28 @@ import type { ContextFactory } from '../graphql/context-factory.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
 import { bracketNesting, GRAPHQL_LIMITS, graphqlLimitPlugins } from './graphql-limits.js';
-import { checkInput } from './input-guard.js';
+import { checkInput, clip } from './input-guard.js';
+
+/**
+ * GET /graphql carries variables and extensions as JSON text in the query string; yoga would parse them with a
+ * bare JSON.parse, so bad JSON is refused here as a 400 first.
+ */
+export function graphqlSearchParams() {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    for (const name of ['variables', 'extensions']) {
+      const raw = req.query[name];
+      if (raw === undefined) continue;
+      if (typeof raw !== 'string') throw badRequest('graphql', `query parameter ${name} must be given once.`);
+      if (!raw) continue;
+      try {
+        JSON.parse(raw);
+      } catch (err) {
+        throw badRequest('graphql', `query parameter ${name} is not valid JSON: ${clip((err as Error).message)}`);
+      }
+    }
+    next();
+  };
+}
 
 /** Variables and the document text pass the same NUL and depth checks as REST bodies. */
 function guardParams(): Plugin {
@@ -23,6 +44,33 @@ function guardParams(): Plugin {
       }
       checkInput('graphql', params.variables, 'The GraphQL variables');
       checkInput('graphql', params.extensions, 'The GraphQL extensions');
+    },
+  };
+}
+
+/**
+ * A result with data, even partial, answers 200 (GraphQL over HTTP): a failing field fails alone, its error beside
+ * the other fields' data with its code, not as the HTTP status. Only a request that produced no data (a bad
+ * document, an unauthenticated call, a failing non-null root field) keeps its error's status.
+ */
+function partialResults(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !('data' in result) || result.data == null || !result.errors?.length) return;
+      const errors = result.errors.map((e) => {
+        const http = e.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+        if (!http?.status) return e;
+        const { status: _status, ...rest } = http;
+        return new GraphQLError(e.message, {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          path: e.path,
+          originalError: e.originalError,
+          extensions: { ...e.extensions, http: rest },
+        });
+      });
+      setResult({ ...result, errors });
     },
   };
 }
@@ -50,7 +98,7 @@ export function createGraphQLHandler(
     renderGraphiQL,
     landingPage: false,
     // The limits come first: tokens while parsing, aliases/depth/cost/directives on entering validation.
-    plugins: [...graphqlLimitPlugins(), guardParams(), useGraphQlJit()],
+    plugins: [...graphqlLimitPlugins(), guardParams(), useGraphQlJit(), partialResults()],
     logging: {
       debug: (...args) => log.debug({ args }, 'yoga'),
       info: (...args) => log.info({ args }, 'yoga'),

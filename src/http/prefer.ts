@@ -9,6 +9,8 @@ export interface PreferOptions {
   defaultWaitSeconds?: number;
   /** Whether `wait=-1` may lift the deadline (ALLOW_TIMEOUT_BYPASS). @default false */
   allowBypass?: boolean;
+  /** Longest deadline a request may ask for (PREFER_MAX_WAIT_SECONDS); larger waits get this. @default 600 */
+  maxWaitSeconds?: number;
 }
 
 const PATTERN = /^wait=(-1|[0-9]+)$/;
@@ -47,8 +49,10 @@ export function prefer(opts: PreferOptions = {}) {
         );
       }
       if (n !== 0) {
-        waitSeconds = n;
-        res.setHeader('Preference-Applied', `wait=${n}`);
+        // A huge wait would be a bypass of the wait=-1 gate: it is honoured up to the cap (RFC 7240 lets the server
+        // apply less than asked, and Preference-Applied says what was applied).
+        waitSeconds = n === -1 ? -1 : Math.min(n, opts.maxWaitSeconds ?? 600);
+        res.setHeader('Preference-Applied', `wait=${waitSeconds}`);
       }
     }
 

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { OperationRunner } from '../rest/run.js';
 import { createServices, type Services } from '../services/index.js';
 import { buildApp } from './app.js';
+import { answerClientErrors } from './client-error.js';
 
 export interface Storage {
   db: Database;
@@ -48,7 +49,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   if (admin.created && admin.password) {
     // Printed once, on the first start only; it is not stored anywhere in clear.
     process.stderr.write(
-      `\nCreated user "admin" (Administrator) with password: ${admin.password}\nChange it, or set GAS_ADMIN_PASSWORD before the first start.\n\n`,
+      `\nCreated user "admin" (Administrator) with password: ${admin.password}\nChange it (gas user passwd admin, or PUT /api/v2/bloodhound-users/{id}/secret), or set GAS_ADMIN_PASSWORD before the first start.\n\n`,
     );
     log.warn({ user: 'admin' }, 'initial administrator created with a generated password (printed on stderr)');
   } else if (admin.created) {
@@ -60,6 +61,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
+  answerClientErrors(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;

@@ -1,6 +1,6 @@
 import type { Session } from '../auth/session.js';
 import type { StagedFile } from '../services/staged-file.js';
-import type { BodySource } from '../services/tokens.js';
+import type { BodySource } from '../auth/body-source.js';
 import type { UploadAdmission } from './upload-gate.js';
 
 declare global {

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { EdgeInput, NodeInput } from '../graph/model.js';
 import type { Queryable } from '../db/pool.js';
@@ -10,6 +7,8 @@ import { convertAzure } from './azure.js';
 import { field, str } from './fields.js';
 import { DEFAULT_SPLITTER_LIMITS, JsonItemSplitter, JsonStreamError, type SplitterLimits } from './json-stream.js';
 import { FILE_KINDS, SharpHoundConverter, type Converted } from './sharphound.js';
+import { OpenGraphFile, OpenGraphInvalid } from './opengraph-file.js';
+import { Spool } from './spool.js';
 
 /** Why a file was refused; names the file and, for malformed JSON, the position. Nothing of that file is written. */
 export class IngestError extends Error {
@@ -32,6 +31,8 @@ export interface FileResult {
   perDomain: Record<string, Record<string, number>>;
   /** Records of kinds this service does not convert, per kind: reported, never dropped in silence. */
   unknownKinds: Record<string, number>;
+  /** OpenGraph: elements left out, per reason (an edge endpoint that matches no node, or several). */
+  skipped?: Record<string, number>;
 }
 
 export interface IngestOptions {
@@ -67,7 +68,8 @@ const SUPPORTED = new Set([...Object.keys(FILE_KINDS), 'sessions', 'deleted', 'a
 
 /**
  * Ingests one collector file from a stream, in one transaction: SharpHound v5/v6 (`meta.type` users, groups, …,
- * sessions, deleted and the ADCS types) or AzureHound (`meta.type` azure). The file is never held whole in memory.
+ * sessions, deleted and the ADCS types), AzureHound (`meta.type` azure) or BloodHound's generic OpenGraph JSON
+ * (`graph.nodes` / `graph.edges`). The file is never held whole in memory.
  * Whatever goes wrong, the input is destroyed and the error is thrown as an IngestError naming the file and place
  * (database errors keep their own type); nothing of the file is written.
  */
@@ -82,6 +84,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   let deletes: string[] = [];
   let spool: Spool | undefined; // items seen before "meta" (collectors may write it last)
   let splitter: JsonItemSplitter | undefined;
+  let opengraph: OpenGraphFile | undefined;
   // Until iteration starts nothing listens for the input's errors; one must not become an uncaught 'error' event.
   const swallow = () => undefined;
   input.on('error', swallow);
@@ -95,9 +98,10 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     } catch (err) {
       throw new IngestError(file, `data item ${index}: ${(err as Error).message}`);
     }
-    nodes.push(...converted.nodes);
-    edges.push(...converted.edges);
-    deletes.push(...converted.deletes);
+    // Loops, not push(...spread): one object may carry hundreds of thousands of edges (an argument-count overflow).
+    for (const n of converted.nodes) nodes.push(n);
+    for (const e of converted.edges) edges.push(e);
+    for (const d of converted.deletes) deletes.push(d);
     result.objects++;
     if (converted.unknownKind) result.unknownKinds[converted.unknownKind] = (result.unknownKinds[converted.unknownKind] ?? 0) + 1;
     const kind = FILE_KINDS[type!];
@@ -107,10 +111,30 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
       d[type!] = (d[type!] ?? 0) + 1;
     }
   };
+  const checkSizes = (list: NodeInput[], where: string) => {
+    try {
+      checkPropertySizes(list, limits.maxPropertyBytes);
+    } catch (err) {
+      throw new IngestError(file, `${where}: ${(err as Error).message}`);
+    }
+  };
   const pending = () => nodes.length + edges.length + deletes.length;
+  const finishOpenGraph = async (w: GraphWriter, og: OpenGraphFile, found: { present: boolean; nodes: boolean; edges: boolean }) => {
+    if (!found.present) throw new IngestError(file, 'no graph tag found (OpenGraph files hold "graph": {"nodes": [...], "edges": [...]})');
+    if (!found.nodes && !found.edges) og.errors.push('graph tag is empty: at least one of "nodes" or "edges" is required');
+    if (og.errors.length) throw new IngestError(file, og.invalid().message);
+    await flush(w);
+    for await (const edge of og.resolve(w.tx)) {
+      edges.push(edge);
+      if (pending() >= FLUSH_OBJECTS * 4) await flush(w);
+    }
+    await flush(w);
+    if (Object.keys(og.skipped).length) result.skipped = og.skipped;
+  };
   const flush = async (w: GraphWriter) => {
     if (nodes.length) await w.upsertNodes(nodes);
-    if (edges.length) await w.upsertEdges(edges);
+    // In slices: one object may bring hundreds of thousands of edges, and the store's merge copies what it gets.
+    for (let i = 0; i < edges.length; i += FLUSH_OBJECTS * 4) await w.upsertEdges(edges.slice(i, i + FLUSH_OBJECTS * 4));
     if (deletes.length) await w.deleteNodes(deletes);
     result.nodes += nodes.length;
     result.edges += edges.length;
@@ -144,6 +168,24 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
             if (type) take(item);
             else (spool ??= new Spool()).write(item);
           },
+          graph() {
+            type = result.type = 'opengraph';
+            opengraph ??= new OpenGraphFile(now);
+          },
+          metadata(value) {
+            (opengraph ??= new OpenGraphFile(now)).metadata(value);
+          },
+          graphItem(kind, value, index) {
+            const og = opengraph!;
+            if (kind === 'node') {
+              const node = og.node(value, index);
+              if (node) {
+                checkSizes([node], `nodes[${index}]`);
+                nodes.push(node);
+              }
+            } else og.edge(value, index);
+            result.objects++;
+          },
         },
         limits,
       ));
@@ -153,6 +195,11 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
         if (pending() >= FLUSH_OBJECTS * 4) await flush(w);
       }
       s.end();
+      if (opengraph) {
+        await finishOpenGraph(w, opengraph, s.graph);
+        if (opts.beforeCommit) await opts.beforeCommit(w.tx, result);
+        return result;
+      }
       if (!s.hasMeta) throw new IngestError(file, 'no valid meta tag found');
       if (!s.hasData) throw new IngestError(file, 'no data tag found');
       await drainSpool(w);
@@ -163,10 +210,12 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   } catch (err) {
     if (err instanceof IngestError || asAppError(err)) throw err; // database errors keep their status
     if (err instanceof JsonStreamError) throw new IngestError(file, `malformed JSON: ${err.message}`);
+    if (err instanceof OpenGraphInvalid) throw new IngestError(file, err.message);
     const at = splitter ? ` (at line ${splitter.position.line}, byte ${splitter.position.offset})` : '';
     throw new IngestError(file, `${(err as Error).message}${at}`); // a read error or an object the converter could not read
   } finally {
     spool?.dispose();
+    opengraph?.dispose();
     input.destroy();
   }
 }
@@ -179,52 +228,5 @@ function checkPropertySizes(nodes: NodeInput[], max: number): void {
       const size = Buffer.byteLength(JSON.stringify(v));
       if (size > max) throw new Error(`property "${k}" of ${n.objectid} is ${size} bytes, over the limit of ${max}`);
     }
-  }
-}
-
-/**
- * Items parked on disk as JSON lines until the file's type is known (SharpHound writes "data" before "meta").
- * The write descriptor is closed exactly once: a second close could hit a descriptor the process has since reused.
- */
-class Spool {
-  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-spool-'));
-  private readonly file = path.join(this.dir, 'items.jsonl');
-  private fd: number | undefined = fs.openSync(this.file, 'w');
-
-  write(item: unknown): void {
-    if (this.fd === undefined) throw new Error('spool written after it was drained');
-    fs.writeSync(this.fd, JSON.stringify(item) + '\n');
-  }
-
-  /** The spooled items in order. The read stream is destroyed however the caller stops iterating. */
-  async *drain(): AsyncGenerator<unknown> {
-    this.closeWriter();
-    const input = fs.createReadStream(this.file);
-    try {
-      let rest: Buffer = Buffer.alloc(0);
-      for await (const chunk of input) {
-        let buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
-        for (let nl = buf.indexOf(0x0a); nl !== -1; nl = buf.indexOf(0x0a)) {
-          if (nl > 0) yield JSON.parse(buf.subarray(0, nl).toString('utf8'));
-          buf = buf.subarray(nl + 1);
-        }
-        rest = buf;
-      }
-      if (rest.length) yield JSON.parse(rest.toString('utf8'));
-    } finally {
-      input.destroy();
-    }
-  }
-
-  dispose(): void {
-    this.closeWriter();
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  private closeWriter(): void {
-    if (this.fd === undefined) return;
-    const fd = this.fd;
-    this.fd = undefined;
-    fs.closeSync(fd);
   }
 }

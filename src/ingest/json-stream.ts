@@ -17,7 +17,22 @@ export class JsonStreamError extends Error {
 export interface SplitterHandlers {
   meta(value: unknown): void;
   item(value: unknown): void;
+  /** OpenGraph: the top-level "metadata" object. */
+  metadata?(value: unknown): void;
+  /** OpenGraph: the "graph" object starts (called before any of its nodes or edges). */
+  graph?(): void;
+  /** OpenGraph: one element of "graph.nodes" or "graph.edges", with its index in that array. */
+  graphItem?(kind: 'node' | 'edge', value: unknown, index: number): void;
 }
+
+type CaptureKind = 'item' | 'meta' | 'metadata' | 'node' | 'edge';
+const DESCRIBE: Readonly<Record<CaptureKind, string>> = {
+  item: 'data item',
+  meta: '"meta"',
+  metadata: '"metadata"',
+  node: 'graph node',
+  edge: 'graph edge',
+};
 
 /** Bounds that keep one hostile file from exhausting memory; each is refused with its position. */
 export interface SplitterLimits {
@@ -57,13 +72,19 @@ export class JsonItemSplitter {
   private bom = 0;
 
   // top-level object bookkeeping
-  private expectKey = false;
+  // Keys are tracked at depth 1 (the document) and depth 2 inside the OpenGraph "graph" object.
+  private expectKey = [false, false, false];
   private keyBytes: number[] | undefined;
-  private currentKey: string | undefined;
-  private dataDepth = -1; // stack depth of the data array when inside it
+  private keyDepth = 0;
+  private currentKey: (string | undefined)[] = [undefined, undefined, undefined];
+  private dataDepth = -1; // stack depth of the array whose elements are captured (data, graph.nodes, graph.edges)
+  private arrayKind: CaptureKind = 'item';
+  private graphOpen = false;
+  private readonly seen = new Set<string>();
+  private readonly counts = { node: 0, edge: 0 };
 
   // capture of one value (a data item or meta)
-  private capture: { parts: Buffer[]; start: number; depth: number; kind: 'item' | 'meta'; scalar: boolean } | undefined;
+  private capture: { parts: Buffer[]; start: number; depth: number; kind: CaptureKind; scalar: boolean } | undefined;
 
   private lastToken = 0; // last structural byte outside strings, to refuse trailing commas
   private sawData = false;
@@ -92,6 +113,11 @@ export class JsonItemSplitter {
     return this.sawMeta;
   }
 
+  /** Which OpenGraph arrays were present ("graph" with "nodes" and/or "edges"). */
+  get graph(): { present: boolean; nodes: boolean; edges: boolean } {
+    return { present: this.seen.has('graph'), nodes: this.seen.has('graph.nodes'), edges: this.seen.has('graph.edges') };
+  }
+
   push(chunk: Buffer): void {
     let i = 0;
     if (this.offset === 0 && this.bom < 3) {
@@ -117,7 +143,7 @@ export class JsonItemSplitter {
         else if (b === QUOTE) {
           this.inString = false;
           if (this.keyBytes) {
-            this.currentKey = Buffer.from(this.keyBytes).toString('utf8');
+            this.currentKey[this.keyDepth] = Buffer.from(this.keyBytes).toString('utf8');
             this.keyBytes = undefined;
           } else if (this.capture?.scalar && this.stack.length === this.capture.depth) this.endCapture(chunk, i + 1);
           continue;
@@ -137,23 +163,24 @@ export class JsonItemSplitter {
       const depth = this.stack.length;
       // A value starts inside the data array: begin capturing an item.
       if (!this.capture && this.dataDepth !== -1 && depth === this.dataDepth && b !== COMMA && b !== RBRACKET) {
-        this.capture = { parts: [], start: i, depth, kind: 'item', scalar: b !== LBRACE && b !== LBRACKET };
+        this.capture = { parts: [], start: i, depth, kind: this.arrayKind, scalar: b !== LBRACE && b !== LBRACKET };
       }
       switch (b) {
         case QUOTE:
           this.inString = true;
           this.stringStart = this.offset + i;
-          if (depth === 1 && this.expectKey) {
+          if (this.keysAt(depth) && this.expectKey[depth]) {
             this.keyBytes = [];
-            this.expectKey = false;
+            this.keyDepth = depth;
+            this.expectKey[depth] = false;
           }
           break;
         case LBRACE:
         case LBRACKET:
-          if (depth === 1 && this.currentKey !== undefined) this.valueStarts(b, i);
+          if (this.keysAt(depth) && this.currentKey[depth] !== undefined) this.valueStarts(depth, b, i);
           if (depth >= this.limits.maxDepth) this.fail(`values are nested deeper than the limit of ${this.limits.maxDepth}`, i);
           this.stack.push(b);
-          if (depth === 0) this.expectKey = true;
+          if (depth === 0) this.expectKey[1] = true;
           break;
         case RBRACE:
         case RBRACKET: {
@@ -162,15 +189,16 @@ export class JsonItemSplitter {
           const open = this.stack.pop();
           if (open === undefined || (open === LBRACE) !== (b === RBRACE)) this.fail(`unexpected "${String.fromCharCode(b)}"`, i);
           if (this.dataDepth !== -1 && depth === this.dataDepth) this.dataDepth = -1;
+          if (this.graphOpen && depth === 2) this.graphOpen = false;
           if (this.capture && !this.capture.scalar && this.stack.length === this.capture.depth) this.endCapture(chunk, i + 1);
           if (this.stack.length === 0) this.finished = true;
           break;
         }
         case COMMA:
           if (this.capture?.scalar && depth === this.capture.depth) this.endCapture(chunk, i);
-          if (depth === 1) {
-            this.expectKey = true;
-            this.currentKey = undefined;
+          if (this.keysAt(depth)) {
+            this.expectKey[depth] = true;
+            this.currentKey[depth] = undefined;
           }
           break;
         case COLON:
@@ -178,8 +206,7 @@ export class JsonItemSplitter {
         default:
           // a scalar value (number, true, false, null); it clears a pending comma
           this.lastToken = 0;
-          if (depth === 1 && this.currentKey?.toLowerCase() === 'meta') this.fail('"meta" must be an object', i);
-          if (depth === 1 && this.currentKey?.toLowerCase() === 'data') this.fail('"data" must be an array', i);
+          if (this.keysAt(depth) && this.currentKey[depth] !== undefined) this.scalarValue(depth, i);
       }
       if (b !== 0x20)
         this.lastToken = b === COMMA || b === LBRACE || b === LBRACKET || b === RBRACE || b === RBRACKET || b === COLON ? b : 0;
@@ -188,7 +215,7 @@ export class JsonItemSplitter {
       const part = chunk.subarray(this.capture.start);
       this.captured += part.length;
       if (this.captured > this.limits.maxItemBytes) {
-        const what = this.capture.kind === 'meta' ? '"meta"' : 'a data item';
+        const what = DESCRIBE[this.capture.kind];
         this.capture = undefined;
         this.fail(`${what} is larger than the limit of ${this.limits.maxItemBytes} bytes`, chunk.length);
       }
@@ -204,17 +231,58 @@ export class JsonItemSplitter {
     if (this.inString || this.stack.length) throw new JsonStreamError('the file ends in the middle of a value', this.line, this.offset);
   }
 
-  private valueStarts(b: number, i: number): void {
-    const key = this.currentKey!.toLowerCase();
-    if ((key === 'data' && this.sawData) || (key === 'meta' && this.sawMeta)) this.fail(`"${key}" appears twice`, i);
-    if (key === 'data') {
-      if (b !== LBRACKET) this.fail('"data" must be an array', i);
-      this.dataDepth = 2;
-      this.sawData = true;
-    } else if (key === 'meta') {
-      if (b !== LBRACE) this.fail('"meta" must be an object', i);
-      this.capture = { parts: [], start: i, depth: 1, kind: 'meta', scalar: false };
-      this.sawMeta = true;
+  /** Keys are read at the document level and, inside "graph", one level down. */
+  private keysAt(depth: number): boolean {
+    return depth === 1 || (depth === 2 && this.graphOpen);
+  }
+
+  /** The path of a key ("meta", "graph.nodes", …) as the formats name it. */
+  private path(depth: number): string {
+    const key = this.currentKey[depth]!;
+    // SharpHound's keys are read case-insensitively (Go's decoder); OpenGraph's are exact.
+    return depth === 1 ? (/^(meta|data)$/i.test(key) ? key.toLowerCase() : key) : `graph.${key}`;
+  }
+
+  private once(path: string, i: number): void {
+    if (this.seen.has(path)) this.fail(`"${path}" appears twice`, i);
+    this.seen.add(path);
+    if (this.seen.has('graph') && (this.seen.has('meta') || this.seen.has('data')))
+      this.fail('a file holds either "meta" and "data" (SharpHound, AzureHound) or "graph" (OpenGraph), not both', i);
+  }
+
+  private scalarValue(depth: number, i: number): void {
+    const path = this.path(depth);
+    if (path === 'meta' || path === 'metadata' || path === 'graph') this.fail(`"${path}" must be an object`, i);
+    if (path === 'data' || path === 'graph.nodes' || path === 'graph.edges') this.fail(`"${path}" must be an array`, i);
+  }
+
+  private valueStarts(depth: number, b: number, i: number): void {
+    const path = this.path(depth);
+    switch (path) {
+      case 'data':
+      case 'graph.nodes':
+      case 'graph.edges':
+        if (b !== LBRACKET) this.fail(`"${path}" must be an array`, i);
+        this.once(path, i);
+        this.dataDepth = depth + 1;
+        this.arrayKind = path === 'data' ? 'item' : path === 'graph.nodes' ? 'node' : 'edge';
+        if (path === 'data') this.sawData = true;
+        break;
+      case 'meta':
+      case 'metadata':
+        if (b !== LBRACE) this.fail(`"${path}" must be an object`, i);
+        this.once(path, i);
+        this.capture = { parts: [], start: i, depth: 1, kind: path, scalar: false };
+        if (path === 'meta') this.sawMeta = true;
+        break;
+      case 'graph':
+        if (b !== LBRACE) this.fail('"graph" must be an object', i);
+        this.once(path, i);
+        this.graphOpen = true;
+        this.expectKey[2] = true;
+        this.currentKey[2] = undefined;
+        this.on.graph?.();
+        break;
     }
   }
 
@@ -224,21 +292,19 @@ export class JsonItemSplitter {
     this.capture = undefined;
     this.captured = 0;
     if (c.parts.reduce((n, p) => n + p.length, 0) > this.limits.maxItemBytes) {
-      this.fail(`${c.kind === 'meta' ? '"meta"' : 'a data item'} is larger than the limit of ${this.limits.maxItemBytes} bytes`, end);
+      this.fail(`${DESCRIBE[c.kind]} is larger than the limit of ${this.limits.maxItemBytes} bytes`, end);
     }
     const text = (c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts)).toString('utf8');
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new JsonStreamError(
-        `malformed ${c.kind === 'meta' ? '"meta"' : 'data item'}: ${(err as Error).message}`,
-        this.line,
-        this.offset + end,
-      );
+      throw new JsonStreamError(`malformed ${DESCRIBE[c.kind]}: ${(err as Error).message}`, this.line, this.offset + end);
     }
     if (c.kind === 'meta') this.on.meta(value);
-    else this.on.item(value);
+    else if (c.kind === 'item') this.on.item(value);
+    else if (c.kind === 'metadata') this.on.metadata?.(value);
+    else this.on.graphItem?.(c.kind, value, this.counts[c.kind]++);
   }
 
   private fail(message: string, i: number): never {

@@ -51,13 +51,10 @@ export interface RouteInput<P, Q, B> {
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
-export interface RouteSpec<N extends OperationName, PS, QS, BS> {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Express path, e.g. /api/v2/permissions/:permission_id */
-  path: string;
-  /** Area name used as the error `context`. */
-  context: string;
-  operation: N;
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a route declares besides method, path, context and operation. */
+export interface RouteSpec<PS, QS, BS, N extends OperationName> {
   /** How the body is read (default: none). */
   body?: BodyKind;
   /** Schemas of the path parameters, the query string and the body; unlisted query parameters are ignored. */
@@ -76,8 +73,10 @@ export interface RouteSpec<N extends OperationName, PS, QS, BS> {
 
 /** A route with its types erased, as the router holds it. */
 export interface RestRoute {
-  method: RouteSpec<OperationName, unknown, unknown, unknown>['method'];
+  method: Method;
+  /** Express path, e.g. /api/v2/permissions/:permission_id */
   path: string;
+  /** Area name used as the error `context`. */
   context: string;
   operation: OperationName;
   body?: BodyKind;
@@ -88,15 +87,21 @@ export interface RestRoute {
   deprecatedBy?: string;
 }
 
-/** Declares a route; the types of `variables` and `reshape` follow from the operation and the schemas. */
+/**
+ * Declares a route: `route('GET', '/api/v2/jobs/:job_id', 'jobs', 'GetJob', {…})`. The types of `variables`
+ * and `reshape` follow from the operation and the input schemas.
+ */
 export function route<
   N extends OperationName,
   PS extends z.ZodType | undefined = undefined,
   QS extends z.ZodType | undefined = undefined,
   BS extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<N, PS, QS, BS>): RestRoute {
-  return spec as unknown as RestRoute;
+>(method: Method, path: string, context: string, operation: N, spec: RouteSpec<PS, QS, BS, N> = {}): RestRoute {
+  return { method, path, context, operation, ...(spec as unknown as Partial<RestRoute>) };
 }
 
 /** The usual 200 answer: `{data: …}`. */
 export const data = (body: unknown): RestResponse => ({ body: { data: body } });
+/** 204 and 202 without a body. */
+export const noContent = (): RestResponse => ({ status: 204 });
+export const accepted = (): RestResponse => ({ status: 202 });

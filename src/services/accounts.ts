@@ -53,7 +53,8 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   function checkPassword(secret: unknown): string {
-    if (typeof secret !== 'string' || secret.length < MIN_PASSWORD) throw badRequest(CONTEXT, `secret must be at least ${MIN_PASSWORD} characters.`);
+    if (typeof secret !== 'string' || secret.length < MIN_PASSWORD)
+      throw badRequest(CONTEXT, `secret must be at least ${MIN_PASSWORD} characters.`);
     if (secret.length > MAX_PASSWORD) throw badRequest(CONTEXT, `secret is longer than ${MAX_PASSWORD} characters.`);
     return secret;
   }
@@ -119,7 +120,8 @@ export function createAccountsService(deps: AccountsDeps) {
           if (input.isDisabled != null) await txUsers.setDisabled(target.id, input.isDisabled);
         })
         .catch((err) => {
-          if (err instanceof AppError && err.code === 'CONFLICT') throw conflict(CONTEXT, 'A user with that principal name already exists.');
+          if (err instanceof AppError && err.code === 'CONFLICT')
+            throw conflict(CONTEXT, 'A user with that principal name already exists.');
           throw err;
         });
       if (input.isDisabled) await sessions.endAllForUser(target.id, clock());
@@ -156,7 +158,9 @@ export function createAccountsService(deps: AccountsDeps) {
       const target = await account(id);
       let providerId: number | null = null;
       if (provider !== null) {
-        const found = /^\d+$/.test(provider) ? (await deps.sso.listSso()).find((p) => p.id === Number(provider)) : await deps.sso.ssoBySlug(provider);
+        const found = /^\d+$/.test(provider)
+          ? (await deps.sso.listSso()).find((p) => p.id === Number(provider))
+          : await deps.sso.ssoBySlug(provider);
         if (!found) throw notFound('sso', `No SSO provider "${provider.slice(0, 200)}".`);
         providerId = found.id;
       }

@@ -258,6 +258,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
     async certify(s: UserSession, input: { memberIds?: unknown; note?: unknown; action?: unknown }): Promise<CertificationSummary> {
       const ids = input.memberIds;
       if (!Array.isArray(ids) || ids.length === 0) throw badRequest(CONTEXT, 'member_ids must be a non-empty list of member ids.');
+      if (ids.length > 10_000) throw badRequest(CONTEXT, `member_ids holds ${ids.length} items; at most 10000 are accepted.`);
       if (!ids.every((i) => Number.isSafeInteger(i) && i > 0)) throw badRequest(CONTEXT, 'member_ids must hold positive integers only.');
       const action = input.action;
       const act =

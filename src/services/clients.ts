@@ -59,7 +59,7 @@ export function createClientsService(deps: ClientsDeps) {
   };
 
   return {
-    /** Turns a client-owned API token into the caller of a signed request (tokens.setClientResolver). */
+    /** Turns a client-owned API token into the caller of a signed request (given to the tokens service as resolveClient). */
     async resolveSession(clientId: string, tokenId: string): Promise<ClientSession> {
       const c = await clients.get(clientId);
       if (!c) throw unauthorized('auth', 'Signed request rejected: the client of this token no longer exists.');

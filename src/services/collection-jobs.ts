@@ -106,6 +106,14 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
   }
 
   datapipe.whenJobFinished(finished);
+  // A finish that was interrupted (the process died, or the database went away between the upload job ending and
+  // this job taking its status) is redone after the next pipeline run, so no job stays "ingesting" for good.
+  datapipe.whenRunEnds(async () => {
+    for (const job of await jobs.stranded()) {
+      const upload = await datapipe.ingestJob(job.ingestJobId!);
+      if (upload) await finished(upload, await datapipe.filesOfJob(upload.id));
+    }
+  });
 
   return {
     /** GET /api/v2/jobs/available: the client's ready jobs, earliest first. */

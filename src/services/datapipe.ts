@@ -1,26 +1,17 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { runAnalysis, type AnalysisResult } from '../analysis/run.js';
 import { PERMISSIONS, type Session } from '../auth/session.js';
-import {
-  createDatapipeStore,
-  type DatapipeStateModel,
-  type DatapipeStore,
-  type IngestFileModel,
-  type IngestJobModel,
-} from '../db/stores/datapipe-store.js';
-import { asAppError, badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
+import { type DatapipeStateModel, type DatapipeStore, type IngestFileModel, type IngestJobModel } from '../db/stores/datapipe-store.js';
+import { badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
-import { ingestPath } from '../ingest/ingest-path.js';
-import { IngestError, type FileResult } from '../ingest/ingest-stream.js';
 import type { Logger } from '../logger.js';
 import { runOutsideScope } from '../scope.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
+import { createFileIngester, isDatabaseAway } from './datapipe-files.js';
 import { paging } from './paging.js';
-import { StagedFile, type UploadValue } from './staged-file.js';
+import { saveUpload, StagedFile, type UploadValue } from './staged-file.js';
 import { cleanLeftoverUploads } from './upload-cleanup.js';
 
 /** BloodHound's job status numbers. */
@@ -55,13 +46,9 @@ export interface DatapipeDeps {
   leaseMs?: number;
   /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
   tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
+  /** Runs after every successful analysis (zones follow what analysis tagged); a failure is logged, not fatal. */
+  afterAnalysis?: () => Promise<void>;
 }
-
-/** A part of a file that an earlier attempt already committed: its transaction is rolled back, not repeated. */
-class AlreadyCommitted extends IngestError {}
-
-/** The database went away (503): work stays pending and is retried after a back-off, never marked failed. */
-const isDatabaseAway = (err: unknown) => asAppError(err)?.code === 'UNAVAILABLE';
 
 /** Back-off after a failed pipeline run: 1 s, 2 s, 4 s … at most 30 s. */
 const backoffMs = (failures: number) => Math.min(1000 * 2 ** Math.max(failures - 1, 0), 30_000);
@@ -88,7 +75,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
   let failures = 0;
   let pausedUntil = 0;
   const finishedListeners: JobFinishedListener[] = [];
-  const analysisListeners: (() => Promise<void>)[] = [];
+  const runListeners: (() => Promise<void>)[] = [];
 
   const owns = (s: Session, job: IngestJobModel) =>
     s.kind === 'client' ? job.clientId === s.clientId : job.userId === s.userId || s.permissions.has(PERMISSIONS.AuthManageUsers);
@@ -115,44 +102,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
     }
   }
 
-  /**
-   * Ingests one uploaded file. Every committed part (the JSON file, or each JSON entry of a zip) is recorded in its
-   * own graph transaction, so after a crash a resumed job skips what was committed and redoes the rest.
-   */
-  async function ingestFile(job: IngestJobModel, f: IngestFileModel): Promise<void> {
-    if (!fs.existsSync(f.path)) {
-      const parts = await store.partsOf(f.id);
-      const error = `${f.originalName}: the uploaded file is no longer on disk (the server that received it stopped before ingesting it)`;
-      await store.fileDone(f.id, JOB_STATUS.failed, error, parts.length ? parts : null);
-      return;
-    }
-    const seen = new Map<string, number>();
-    try {
-      const r = await ingestPath(deps.graph, f.path, {
-        displayName: f.originalName,
-        beforeCommit: async (tx, result: FileResult) => {
-          const n = (seen.get(result.file) ?? 0) + 1;
-          seen.set(result.file, n);
-          const part = n > 1 ? `${result.file}#${n}` : result.file;
-          if (!(await createDatapipeStore(tx).recordPart(f.id, part, result))) throw new AlreadyCommitted(result.file, 'already ingested');
-        },
-      });
-      const errors = r.errors.filter((e) => !(e instanceof AlreadyCommitted));
-      const parts = await store.partsOf(f.id);
-      const ok = parts.length > 0 && errors.length === 0;
-      const error = errors.length
-        ? errors.map((e) => e.message).join('; ')
-        : parts.length
-          ? null
-          : `${f.originalName}: no JSON collection files found`;
-      await store.fileDone(f.id, ok ? JOB_STATUS.complete : JOB_STATUS.failed, error, parts);
-    } catch (err) {
-      if (isDatabaseAway(err)) throw err; // stays pending; the run stops and is retried
-      log.error({ err, job: job.id, file: f.originalName }, 'ingest of an uploaded file failed');
-      await store.fileDone(f.id, JOB_STATUS.failed, `${f.originalName}: the file could not be ingested`, null);
-    }
-    fs.rmSync(f.path, { force: true });
-  }
+  const ingestFile = createFileIngester({ store, graph: deps.graph, log });
 
   /** Ingests the job's files that have not been ingested yet, each in its own transaction. */
   async function ingestPendingFiles(job: IngestJobModel): Promise<void> {
@@ -223,13 +173,18 @@ export function createDatapipeService(deps: DatapipeDeps) {
         result = await withHeartbeat(async () => runAnalysis(deps.graph, { tierZeroSeeds: await deps.tierZeroSeeds?.() }));
         log.info({ ...result }, 'analysis complete');
       } catch (err) {
+        if (isDatabaseAway(err)) {
+          // Not the analysis's fault: its jobs stay "analyzing" and the run is asked for again, after a back-off.
+          await store.requestAnalysis('retry: the database was away').catch(() => undefined);
+          throw err;
+        }
         log.error({ err }, 'analysis failed');
       } finally {
         await store.release(instance, result ?? undefined);
         await deps.index.invalidate(); // jobs read "complete" only once paths reflect them
       }
       if (result) {
-        for (const listener of analysisListeners) await listener().catch((err) => log.error({ err }, 'an analysis listener failed'));
+        await deps.afterAnalysis?.().catch((err) => log.error({ err }, 'the after-analysis step failed'));
       }
       await finishJobs(jobs, result);
       again = true; // a request that arrived during the run is picked up next
@@ -250,6 +205,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
           await runOnce();
         } while (again && !stopped);
         failures = 0;
+        for (const listener of runListeners) await listener().catch((err) => log.warn({ err }, 'an after-run listener failed'));
       } catch (err) {
         // Never fatal: the work stays where the tables say and the next run (after a back-off) picks it up.
         failures++;
@@ -291,10 +247,13 @@ export function createDatapipeService(deps: DatapipeDeps) {
       finishedListeners.push(listener);
     },
 
-    /** Registers a listener for every successful analysis run (zones follow what analysis tagged). */
-    whenAnalysisFinished(listener: () => Promise<void>): void {
-      analysisListeners.push(listener);
+    /** Registers a listener run after every pipeline run that ended without error (repairs, sweeps). */
+    whenRunEnds(listener: () => Promise<void>): void {
+      runListeners.push(listener);
     },
+
+    /** An upload job by id, without an ownership check (services that already checked it). */
+    ingestJob: (id: number): Promise<IngestJobModel | undefined> => store.getJob(id),
 
     withIngestLock,
 
@@ -342,14 +301,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       const dir = path.join(deps.uploadsDir, String(jobId));
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const target = path.join(dir, crypto.randomUUID());
-      let size: number;
-      if (file instanceof StagedFile) {
-        moveFile(file.path, target);
-        size = file.size;
-      } else {
-        await pipeline(Readable.from(readWebStream(file.stream())), fs.createWriteStream(target));
-        size = file.size;
-      }
+      const size = await saveUpload(file, target);
       if (size === 0) {
         fs.rmSync(target, { force: true });
         throw badRequest(CONTEXT, 'The uploaded file is empty.');
@@ -420,31 +372,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
       return (await store.state()).lastAnalysisResult;
     },
   };
-}
-
-/** Chunks of a web ReadableStream through its reader (works for Node's streams and fetch ponyfills alike). */
-async function* readWebStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-/** Moves a spooled upload into the job's folder (copies when the spool is on another file system). */
-function moveFile(from: string, to: string): void {
-  try {
-    fs.renameSync(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    fs.copyFileSync(from, to);
-    fs.rmSync(from, { force: true });
-  }
 }
 
 export type DatapipeService = ReturnType<typeof createDatapipeService>;

@@ -5,7 +5,7 @@ import { clientNotFound } from './clients.js';
 import { parseEventFilters } from './event-filters.js';
 import { paging, sortKeys } from './paging.js';
 import { nextOccurrence, parseSchedule } from './schedule.js';
-import { isUuid } from './validate.js';
+import { isUuid, requireListSize } from './validate.js';
 
 const CONTEXT = 'events';
 const SORTABLE: readonly EventSortColumn[] = ['next_scheduled_at', 'id', 'created_at', 'updated_at', 'deleted_at'];
@@ -40,6 +40,7 @@ export function readFlags(context: string, input: Record<string, unknown>): Coll
 export function readObjectIds(context: string, name: string, v: unknown): string[] {
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v)) throw badRequest(context, `${name} must be an array of object ids.`);
+  requireListSize(context, name, v);
   const out = new Set<string>();
   for (const id of v) {
     if (typeof id !== 'string' || !id.trim() || id.length > 200) throw badRequest(context, `${name} must contain object id strings.`);

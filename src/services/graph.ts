@@ -4,7 +4,7 @@ import { foreignGpoControllers, throughMembership, userCounts } from '../graph/i
 import type { GraphIndex } from '../graph/index/graph-index.js';
 import { allShortestPaths } from '../graph/index/shortest-paths.js';
 import { primaryKind, TRAVERSABLE_KINDS } from '../graph/kinds.js';
-import type { GraphNode } from '../graph/model.js';
+import type { GraphEdge, GraphNode } from '../graph/model.js';
 import type { EdgeTriple, GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
@@ -26,6 +26,9 @@ export interface NodeList {
 
 export interface PathsResult {
   graph: Record<string, unknown>;
+  /** The same paths as typed nodes and edges. */
+  nodes: GraphNode[];
+  edges: GraphEdge[];
   pathCount: number;
   truncated: boolean;
   length: number;
@@ -71,7 +74,8 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     return foreignGpoControllers(index, String(node.properties.domainsid ?? node.objectid));
   }
 
-  async function subgraph(index: GraphIndex, nodeDense: Iterable<number>, edgePositions: Iterable<number>) {
+  /** The nodes and edges of a traversal's answer, loaded from the store. */
+  async function typedSubgraph(index: GraphIndex, nodeDense: Iterable<number>, edgePositions: Iterable<number>) {
     const triples: EdgeTriple[] = [...edgePositions].map((p) => ({
       startId: index.dbId(index.edgeStart(p)),
       endId: index.dbId(index.outTargets[p]!),
@@ -79,7 +83,12 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     }));
     const ids = new Set([...nodeDense].map((d) => index.dbId(d)));
     for (const t of triples) ids.add(t.startId).add(t.endId);
-    const [nodes, edges, icons] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples), deps.icons?.()]);
+    const [nodes, edges] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples)]);
+    return { nodes, edges };
+  }
+
+  async function subgraph(index: GraphIndex, nodeDense: Iterable<number>, edgePositions: Iterable<number>) {
+    const [{ nodes, edges }, icons] = await Promise.all([typedSubgraph(index, nodeDense, edgePositions), deps.icons?.()]);
     return toGraph(nodes, edges, icons);
   }
 
@@ -166,8 +175,9 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
       const r = allShortestPaths(index, index.dense(s.id), index.dense(t.id), { kinds, maxDepth: MAX_DEPTH, maxPaths: MAX_PATHS });
       const edges = new Set<number>();
       for (const p of r.paths) for (const pos of p) edges.add(pos);
-      const graph = r.paths.length ? await subgraph(index, [], edges) : {};
-      return { graph, pathCount: r.paths.length, truncated: r.truncated, length: r.length };
+      const typed = r.paths.length ? await typedSubgraph(index, [], edges) : { nodes: [], edges: [] };
+      const graph = r.paths.length ? toGraph(typed.nodes, typed.edges, await deps.icons?.()) : {};
+      return { graph, pathCount: r.paths.length, truncated: r.truncated, length: r.length, nodes: typed.nodes, edges: typed.edges };
     },
 
     /** The primary display kind of a node (User, Group, Computer, …). */

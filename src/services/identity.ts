@@ -44,8 +44,17 @@ export async function createIdentityService(deps: IdentityDeps) {
   const { users, sessions, principals, clock } = deps;
   // Sealed at rest under the server key; a plain value is from before migration 0008 (sealed at start).
   const aad = 'app_secrets.value:jwt_signing_key';
-  const stored = await deps.secrets.getOrCreate('jwt_signing_key', deps.keyring.seal(crypto.randomBytes(32).toString('base64'), aad));
-  const jwtKey = crypto.createSecretKey(Buffer.from(Keyring.isSealed(stored) ? deps.keyring.open(stored, aad) : stored, 'base64'));
+  // Opened on first use (the server checks it at start: services `checkSecrets`), so commands that need no
+  // secret (`gas ingest`) run without the server key; a wrong key fails here, naming the key id it lacks.
+  let jwtKeyOnce: Promise<crypto.KeyObject> | undefined;
+  const jwtKey = (): Promise<crypto.KeyObject> =>
+    (jwtKeyOnce ??= (async () => {
+      const stored = await deps.secrets.getOrCreate('jwt_signing_key', deps.keyring.seal(crypto.randomBytes(32).toString('base64'), aad));
+      return crypto.createSecretKey(Buffer.from(Keyring.isSealed(stored) ? deps.keyring.open(stored, aad) : stored, 'base64'));
+    })().catch((err) => {
+      jwtKeyOnce = undefined;
+      throw err;
+    }));
 
   function toUserSession(p: UserPrincipal, extra: Pick<UserSession, 'method' | 'sessionId' | 'tokenId'>): UserSession {
     return {
@@ -65,7 +74,7 @@ export async function createIdentityService(deps: IdentityDeps) {
     await users.touchLogin(userId, now);
     const sessionToken = signSessionToken(
       { sub: userId, jti: String(session.id), iat: Math.floor(now.getTime() / 1000), exp: Math.floor(expires.getTime() / 1000) },
-      jwtKey,
+      await jwtKey(),
     );
     return { userId, sessionToken, authExpired: false };
   }
@@ -114,9 +123,14 @@ export async function createIdentityService(deps: IdentityDeps) {
       const locked = await deps.throttle.lockedUntil(clientIp, subject, now);
       if (locked) {
         const retry = Math.max(1, Math.ceil((locked.getTime() - now.getTime()) / 1000));
-        throw new AppError('RATE_LIMITED', CONTEXT, `Too many failed logins for this user or from this address; try again in ${retry} seconds.`, {
-          headers: { 'Retry-After': String(retry) },
-        });
+        throw new AppError(
+          'RATE_LIMITED',
+          CONTEXT,
+          `Too many failed logins for this user or from this address; try again in ${retry} seconds.`,
+          {
+            headers: { 'Retry-After': String(retry) },
+          },
+        );
       }
       const user = await users.getByName(username);
       // Hash even for unknown users so response time does not reveal which user names exist.
@@ -148,9 +162,13 @@ export async function createIdentityService(deps: IdentityDeps) {
       if (found?.isDisabled) throw forbidden('sso', 'This user is disabled.');
       if (found) return found.id;
       const shown = principal.slice(0, 200);
-      if (provider.roleId === null) throw forbidden('sso', `No user of this provider matches "${shown}" and this provider does not create users.`);
+      if (provider.roleId === null)
+        throw forbidden('sso', `No user of this provider matches "${shown}" and this provider does not create users.`);
       if (await users.getByName(principal)) {
-        throw forbidden('sso', `A user named "${shown}" exists but is not linked to this provider; an administrator must link it (gas user link-sso).`);
+        throw forbidden(
+          'sso',
+          `A user named "${shown}" exists but is not linked to this provider; an administrator must link it (gas user link-sso).`,
+        );
       }
       return deps.tx(async (q) => {
         const txUsers = createUsersStore(q);
@@ -175,7 +193,7 @@ export async function createIdentityService(deps: IdentityDeps) {
 
     /** Resolves a bearer JWT to its user, checking signature, expiry and that the session was not ended. */
     async authenticateJwt(token: string): Promise<UserSession> {
-      const check = verifySessionToken(token, jwtKey, clock().getTime());
+      const check = verifySessionToken(token, await jwtKey(), clock().getTime());
       if (!check.ok) {
         throw unauthorized(
           'auth',
@@ -191,6 +209,11 @@ export async function createIdentityService(deps: IdentityDeps) {
     },
 
     toUserSession,
+
+    /** Proves this process holds the server key that sealed the stored secrets (throws, naming the key, if not). */
+    async checkSecrets(): Promise<void> {
+      await jwtKey();
+    },
 
     /** Acts as a named user (command-line administration). */
     async principalByName(name: string): Promise<UserSession> {

@@ -15,6 +15,11 @@ import type { GraphStore } from '../graph/store.js';
 import type { Logger } from '../logger.js';
 import { createDatapipeService } from './datapipe.js';
 import { createGraphService } from './graph.js';
+import { createEntityService } from './entities.js';
+import { createSearchService } from './search.js';
+import { createSearchStore } from '../db/stores/search-store.js';
+import { createJobListsStore } from '../db/stores/job-lists-store.js';
+import { createJobListsService } from './job-lists.js';
 import { GraphIndexHolder } from './graph-index-holder.js';
 import { createIdentityService } from './identity.js';
 import { createPermissionsService } from './permissions.js';
@@ -46,6 +51,11 @@ export interface ServiceDeps {
   clock: () => Date;
   /** 'embedded' (PGlite) or 'postgres'. */
   storage: string;
+  /**
+   * 'check' (the server, default): prove at start that the server key opens the stored secrets, and seal rows
+   * stored in clear. 'lazy' (one-off commands): only when a command needs a secret.
+   */
+  secrets?: 'check' | 'lazy';
   /** The graph store; the PostgreSQL one by default (the only one built, see docs/scaling.md). */
   graphStore?: GraphStore;
 }
@@ -60,7 +70,6 @@ export async function createServices(d: ServiceDeps) {
   const keyring = new Keyring({ envKey: config.secretKey, envPrevious: config.secretKeyPrevious, dataDir: config.dataDir });
   const secretsStore = createSecretsStore(db);
   const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
-  await secrets.sealPlain();
   const sessions = createSessionsStore(db);
   const identity = await createIdentityService({
     users,
@@ -75,11 +84,26 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'identity' }),
   });
   const permissions = createPermissionsService(createPermissionsStore(db));
-  const tokens = createTokensService({ tokens: tokensStore, principals, users, identity, clock, keyring });
+  if (d.secrets !== 'lazy') {
+    await identity.checkSecrets();
+    await secrets.sealPlain();
+  }
+  // Wired at construction; the closures below reach services made further down, called only once requests flow.
+  const tokens = createTokensService({
+    tokens: tokensStore,
+    principals,
+    users,
+    identity,
+    clock,
+    keyring,
+    resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
+  });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
   const graph = createGraphService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
+  const entities = createEntityService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
+  const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),
     graph: graphStore,
@@ -88,6 +112,7 @@ export async function createServices(d: ServiceDeps) {
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
     tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    afterAnalysis: () => assetGroups.refreshAll(),
   });
   const clientsStore = createClientsStore(db);
   const clients = createClientsService({
@@ -99,7 +124,6 @@ export async function createServices(d: ServiceDeps) {
     bindTokens: createTokensStore,
     clock,
   });
-  tokens.setClientResolver((clientId, tokenId) => clients.resolveSession(clientId, tokenId));
   const events = createEventsService({ events: createEventsStore(db), clients: clientsStore, clock });
   const collectionJobs = createCollectionJobsService({
     jobs: createJobsStore(db),
@@ -121,7 +145,6 @@ export async function createServices(d: ServiceDeps) {
     tx: (fn) => db.tx(fn),
     bind: createTagsStore,
   });
-  datapipe.whenAnalysisFinished(() => assetGroups.refreshAll());
   const sso = createSsoService({
     store: createSsoStore(db),
     identity,
@@ -151,6 +174,9 @@ export async function createServices(d: ServiceDeps) {
     graphStore,
     graphIndex,
     graph,
+    entities,
+    search,
+    jobLists: createJobListsService({ store: createJobListsStore(db) }),
     datapipe,
     clients,
     events,

@@ -37,8 +37,16 @@ export function createSecretsService(deps: SecretsDeps) {
     if (all) keyring.load();
     const result: ResealResult = { sealed: 0, resealed: 0, current: 0, unreadable: 0 };
     const rows = [
-      ...(await deps.tokens.allKeys()).map((r) => ({ value: r.key, aad: tokenKeyAad(r.id), set: (v: string) => deps.tokens.setKey(r.id, r.key, v) })),
-      ...(await deps.secrets.all()).map((r) => ({ value: r.value, aad: appSecretAad(r.name), set: (v: string) => deps.secrets.set(r.name, r.value, v) })),
+      ...(await deps.tokens.allKeys()).map((r) => ({
+        value: r.key,
+        aad: tokenKeyAad(r.id),
+        set: (v: string) => deps.tokens.setKey(r.id, r.key, v),
+      })),
+      ...(await deps.secrets.all()).map((r) => ({
+        value: r.value,
+        aad: appSecretAad(r.name),
+        set: (v: string) => deps.secrets.set(r.name, r.value, v),
+      })),
     ];
     for (const row of rows) {
       if (!Keyring.isSealed(row.value)) {

@@ -1,3 +1,4 @@
+import type { BodySource } from '../auth/body-source.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Keyring } from '../auth/secret-box.js';
@@ -9,9 +10,6 @@ import type { UsersStore } from '../db/stores/users-store.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { IdentityService } from './identity.js';
 import { requireUuid } from './validate.js';
-
-/** Where the bytes of a signed request's body are: in memory, or spooled to a file (large uploads). */
-export type BodySource = { kind: 'buffer'; data: Buffer } | { kind: 'file'; path: string };
 
 export interface SignedRequest {
   tokenId: string;
@@ -34,6 +32,8 @@ export interface TokensDeps {
   identity: IdentityService;
   clock: () => Date;
   keyring: Keyring;
+  /** Turns a client-owned token into the client's session (the collectors service); absent, client tokens are refused. */
+  resolveClient?: ClientResolver;
 }
 
 /** How far a client's clock may run ahead of ours: its hour may start up to an hour after now. */
@@ -86,6 +86,8 @@ export function createTokensService(deps: TokensDeps) {
 
   /** Stores a new token with its key sealed to its row. */
   async function insert(store: TokensStore, t: { userId: string | null; clientId: string | null; name: string | null }) {
+    // A key sealed under a key the servers lack would be a token nobody can use: prove ours is theirs first.
+    await deps.identity.checkSecrets();
     const id = crypto.randomUUID();
     const key = newTokenKey();
     const created = await store.create({ ...t, id, sealedKey: keyring.seal(key, tokenKeyAad(id)) });
@@ -105,7 +107,6 @@ export function createTokensService(deps: TokensDeps) {
     lastTouch.set(tokenId, { ms, offset });
     await tokens.touch(tokenId, at, offset);
   }
-  let clientResolver: ClientResolver | undefined;
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
 
@@ -119,11 +120,6 @@ export function createTokensService(deps: TokensDeps) {
   }
 
   return {
-    /** Lets the collectors service turn client-owned tokens into client sessions. */
-    setClientResolver(fn: ClientResolver) {
-      clientResolver = fn;
-    },
-
     /** Issues a token for the caller, or for another user when the caller may manage users. The key is returned only here. */
     async create(session: UserSession, input: { name: string | null; userId?: string | null }): Promise<CreatedToken> {
       const userId = input.userId ? requireUuid(CONTEXT, 'user_id', input.userId) : session.userId;
@@ -176,8 +172,8 @@ export function createTokensService(deps: TokensDeps) {
       }
       let session: Session;
       if (p.clientId) {
-        if (!clientResolver) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
-        session = await clientResolver(p.clientId, p.tokenId);
+        if (!deps.resolveClient) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
+        session = await deps.resolveClient(p.clientId, p.tokenId);
       } else {
         if (p.isDisabled) throw unauthorized('auth', 'Signed request rejected: the token owner is disabled.');
         session = deps.identity.toUserSession(

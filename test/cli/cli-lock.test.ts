@@ -19,7 +19,8 @@ describe('gas ingest and the data pipeline lock', () => {
     fs.rmSync(dir, { recursive: true, force: true });
     await t.close();
   });
-  const env = () => ({ DATABASE_URL: t.testDb.url });
+  // The test app's DATA_DIR holds the key its stored secrets are sealed with.
+  const env = () => ({ DATABASE_URL: t.testDb.url, DATA_DIR: t.config.dataDir });
   const hold = () => t.testDb.db.query(`update datapipe_state set status = 'ingesting', worker = 'a-live-server', heartbeat_at = now()`);
   const free = () => t.testDb.db.query(`update datapipe_state set status = 'idle', worker = null`);
 

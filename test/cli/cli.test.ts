@@ -10,7 +10,8 @@ describe('gas command line', () => {
     t = await createTestApp();
   });
   afterAll(() => t.close());
-  const env = () => ({ DATABASE_URL: t.testDb.url });
+  // The CLI must use the server's key (DATA_DIR/secret.key) to seal tokens the app can open.
+  const env = () => ({ DATABASE_URL: t.testDb.url, DATA_DIR: t.config.dataDir });
 
   it('migrate is idempotent', async () => {
     const res = await runCli(['migrate'], env());
@@ -36,10 +37,8 @@ describe('gas command line', () => {
     try {
       const gen = await runCli(['generate', '--users', '40', '--out', dir], env());
       expect(gen.code).toBe(0);
-      expect(JSON.parse(gen.stdout)).toMatchObject({
-        objects: 40 + 40 + 8 + 2 + 2 + 1,
-        files: expect.arrayContaining([path.join(dir, 'users.json')]),
-      });
+      const generated = JSON.parse(gen.stdout);
+      expect(generated).toMatchObject({ files: expect.arrayContaining([path.join(dir, 'users.json')]) });
       const res = await runCli(['ingest', dir], env());
       expect(res.code).toBe(0);
       const lines = res.stdout
@@ -51,8 +50,22 @@ describe('gas command line', () => {
           .filter((l) => l.file)
           .map((l) => l.type)
           .sort(),
-      ).toEqual(['computers', 'domains', 'gpos', 'groups', 'ous', 'users']);
+      ).toEqual([
+        'aiacas',
+        'certtemplates',
+        'computers',
+        'domains',
+        'enterprisecas',
+        'gpos',
+        'groups',
+        'ntauthstores',
+        'ous',
+        'rootcas',
+        'users',
+      ]);
       expect(lines.find((l) => l.type === 'users')).toMatchObject({ objects: 40 });
+      // Every object the generator wrote is ingested.
+      expect(lines.filter((l) => l.file).reduce((n, l) => n + l.objects, 0)).toBe(generated.objects);
       expect(lines.at(-1).analysis).toMatchObject({
         edges: expect.objectContaining({ AdminTo: expect.any(Number) }),
         tierZero: expect.any(Number),

@@ -6,6 +6,7 @@ import { ingestPath } from '../../src/ingest/ingest-path';
 import { cleanLeftoverUploads } from '../../src/services/upload-cleanup';
 import { JOB_STATUS } from '../../src/services/datapipe';
 import { useTestApp } from '../helpers/app';
+import { createClient } from '../helpers/collectors';
 import { testLog } from '../helpers/db';
 import { sharphound } from '../helpers/upload';
 
@@ -124,6 +125,23 @@ describe('crash recovery of upload jobs', () => {
     await t.services.datapipe.drain();
     expect((await store().getJob(job.id))!.status).toBe(JOB_STATUS.complete);
     expect((await t.services.datapipe.status()).status).toBe('idle');
+  });
+
+  it('finishes a collection job whose finish was interrupted after its upload job ended', async () => {
+    const client = await createClient(t.app, t.adminJwt);
+    const task = await t.services.collectionJobs.createTask(client.id, {});
+    const upload = await store().createJob(null, client.id, DEAD, 60);
+    await q(`update ingest_jobs set status = 2, status_message = '0 files ingested and analyzed', end_time = now() where id = $1`, [
+      upload.id,
+    ]);
+    await q(`update collection_jobs set status = 6, ingest_job_id = $2, status_message = 'collection ended' where id = $1`, [
+      task.id,
+      upload.id,
+    ]);
+    await t.services.datapipe.drain();
+    const job = await t.services.collectionJobs.get(task.id);
+    expect(job.status).toBe(JOB_STATUS.complete);
+    expect(job.statusMessage).toMatch(/collection ended; 0 files ingested and analyzed/);
   });
 
   it('does not take the pipeline from a live holder; `gas ingest`’s lock is refused, or waits with --wait', async () => {

@@ -1,11 +1,10 @@
 import { runAnalysis } from '../../src/analysis/run';
 import { GraphIndex } from '../../src/graph/index/graph-index';
 import { allShortestPaths } from '../../src/graph/index/shortest-paths';
-import { PgGraphStore } from '../../src/graph/pg/store';
 import type { EdgeTriple } from '../../src/graph/store';
 import { ingestPath } from '../../src/ingest/ingest-path';
-import { createTestDb, type TestDb } from '../helpers/db';
 import { GOLDEN_INPUT } from '../helpers/fixtures';
+import { useGraphDb } from '../helpers/graph';
 import { pick, rng } from '../helpers/random';
 
 /** Paths as comparable strings: "start>end:kind" hops joined by spaces, sorted. */
@@ -20,26 +19,8 @@ const indexPaths = (index: GraphIndex, s: number, t: number, kinds: string[] | n
 const referencePaths = (paths: EdgeTriple[][]) => paths.map((p) => p.map((e) => `${e.startId}>${e.endId}:${e.kind}`).join(' ')).sort();
 
 describe('all shortest paths: in-memory index vs recursive SQL', () => {
-  let t: TestDb;
-  let store: PgGraphStore;
-  beforeAll(async () => {
-    t = await createTestDb();
-    store = new PgGraphStore(t.db);
-  });
-  afterAll(() => t.drop());
-
-  async function load(nodes: string[], edges: [string, string, string][]) {
-    const existing = (await t.db.query<{ objectid: string }>('select objectid from graph_nodes')).map((r) => r.objectid);
-    await store.write(async (w) => {
-      await w.deleteNodes(existing);
-      await w.upsertNodes(nodes.map((o) => ({ objectid: o, kinds: ['Base'], properties: { objectid: o } })));
-      await w.upsertEdges(edges.map(([start, end, kind]) => ({ start, end, kind, properties: {} })));
-    });
-    const ids = new Map(
-      (await t.db.query<{ id: number; objectid: string }>('select id, objectid from graph_nodes')).map((r) => [r.objectid, r.id]),
-    );
-    return { ids, index: await GraphIndex.build(store) };
-  }
+  const g = useGraphDb();
+  const load = g.load;
 
   it('finds both paths of a diamond, and none backwards', async () => {
     const { ids, index } = await load(
@@ -96,28 +77,32 @@ describe('all shortest paths: in-memory index vs recursive SQL', () => {
         s,
         e,
         kinds,
-        paths: referencePaths(await store.allShortestPaths(s, e, kinds, 15)),
+        paths: referencePaths(await g.store().allShortestPaths(s, e, kinds, 15)),
       });
     }
   });
 
   it('agrees with SQL on the TESTLAB graph after analysis', async () => {
     await load([], []);
-    for (const f of GOLDEN_INPUT) await ingestPath(store, f);
-    await runAnalysis(store);
-    const index = await GraphIndex.build(store);
-    const rows = await t.db.query<{ id: number }>(
-      `select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('User', 'Group', 'Computer') order by n.id`,
-    );
-    const targets = await t.db.query<{ id: number }>(
-      `select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('Domain', 'Computer') order by n.id`,
-    );
+    for (const f of GOLDEN_INPUT) await ingestPath(g.store(), f);
+    await runAnalysis(g.store());
+    const index = await GraphIndex.build(g.store());
+    const rows = await g
+      .db()
+      .query<{ id: number }>(
+        `select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('User', 'Group', 'Computer') order by n.id`,
+      );
+    const targets = await g
+      .db()
+      .query<{ id: number }>(
+        `select n.id from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name in ('Domain', 'Computer') order by n.id`,
+      );
     let found = 0;
     for (const { id: s } of rows.filter((_, i) => i % 4 === 0)) {
       for (const { id: e } of targets.slice(0, 6)) {
         const ours = indexPaths(index, s, e, null);
         found += ours.length;
-        expect({ s, e, ours }).toEqual({ s, e, ours: referencePaths(await store.allShortestPaths(s, e, null, 15)) });
+        expect({ s, e, ours }).toEqual({ s, e, ours: referencePaths(await g.store().allShortestPaths(s, e, null, 15)) });
       }
     }
     expect(found).toBeGreaterThan(10);

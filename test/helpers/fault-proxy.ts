@@ -9,7 +9,7 @@ export class FaultProxy {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
   private down = false;
-  private target!: { host: string; port: number };
+  private target!: { host: string; port: number } | { path: string };
   /** Connections accepted and forwarded (for figures). */
   accepted = 0;
   /** Connections refused while down. */
@@ -23,7 +23,10 @@ export class FaultProxy {
   static async start(url: string): Promise<FaultProxy> {
     const proxy = new FaultProxy();
     const u = new URL(url);
-    proxy.target = { host: u.hostname, port: Number(u.port || 5432) };
+    // `?host=/dir` is a unix socket directory (embedded PGlite), as libpq and `pg` read it.
+    const socketDir = u.searchParams.get('host');
+    const port = Number(u.port || 5432);
+    proxy.target = socketDir?.startsWith('/') ? { path: `${socketDir}/.s.PGSQL.${port}` } : { host: u.hostname, port };
     await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;
   }
@@ -37,6 +40,7 @@ export class FaultProxy {
     const u = new URL(url);
     u.hostname = '127.0.0.1';
     u.port = String(this.port);
+    u.searchParams.delete('host');
     return u.toString();
   }
 
@@ -67,7 +71,7 @@ export class FaultProxy {
       return;
     }
     this.accepted++;
-    const upstream = net.connect(this.target.port, this.target.host);
+    const upstream = 'path' in this.target ? net.connect(this.target.path) : net.connect(this.target.port, this.target.host);
     this.sockets.add(client);
     this.sockets.add(upstream);
     const drop = () => {

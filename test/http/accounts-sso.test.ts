@@ -13,7 +13,11 @@ describe('SSO users are bound to their provider', () => {
   const base = { audience: sp, acs: `${sp}/callback` };
   const startLogin = async () => authnRequestId((await request(t.app).get('/api/v2/sso/open-idp/login').expect(302)).headers.location);
   const callback = (samlResponse: string) =>
-    request(t.app).post('/api/v2/sso/open-idp/callback').set('Accept', 'application/json').type('form').send({ SAMLResponse: samlResponse });
+    request(t.app)
+      .post('/api/v2/sso/open-idp/callback')
+      .set('Accept', 'application/json')
+      .type('form')
+      .send({ SAMLResponse: samlResponse });
 
   beforeAll(async () => {
     idp = await createTestIdp('https://open.test/metadata');
@@ -27,12 +31,15 @@ describe('SSO users are bound to their provider', () => {
       .expect(200);
   });
 
-  it.each(['admin', 'ADMIN', 'Admin', ' admin '])('NameID=%j is refused even with auto-provisioning on (403, no session)', async (nameId) => {
-    const res = await callback(idp.response({ ...base, nameId, inResponseTo: await startLogin() }));
-    expect(expectWrapper(res, 403).message).toMatch(/not linked to this provider/);
-    const admins = await t.testDb.db.query<{ n: number }>(`select count(*)::int as n from users where lower(principal_name) = 'admin'`);
-    expect(admins[0]!.n).toBe(1);
-  });
+  it.each(['admin', 'ADMIN', 'Admin', ' admin '])(
+    'NameID=%j is refused even with auto-provisioning on (403, no session)',
+    async (nameId) => {
+      const res = await callback(idp.response({ ...base, nameId, inResponseTo: await startLogin() }));
+      expect(expectWrapper(res, 403).message).toMatch(/not linked to this provider/);
+      const admins = await t.testDb.db.query<{ n: number }>(`select count(*)::int as n from users where lower(principal_name) = 'admin'`);
+      expect(admins[0]!.n).toBe(1);
+    },
+  );
 
   it('a provider-created user signs in again through the same provider only', async () => {
     const first = await callback(idp.response({ ...base, nameId: 'erin@example.com', inResponseTo: await startLogin() }));

@@ -12,7 +12,12 @@ describe('accounts', () => {
     const res = await request(t.app).get(`/api/v2/bloodhound-users/${u.id}`).set(as(t.adminJwt)).expect(200);
     expect(res.body.data).toMatchObject({ id: u.id, principal_name: u.name, is_disabled: false, roles: [{ name: 'User' }] });
     expectWrapper(await request(t.app).get('/api/v2/bloodhound-users/not-a-uuid').set(as(t.adminJwt)), 400);
-    expectWrapper(await request(t.app).get(`/api/v2/bloodhound-users/${'9'.repeat(10_000)}`).set(as(t.adminJwt)), 400);
+    expectWrapper(
+      await request(t.app)
+        .get(`/api/v2/bloodhound-users/${'9'.repeat(10_000)}`)
+        .set(as(t.adminJwt)),
+      400,
+    );
     expectWrapper(await request(t.app).get('/api/v2/bloodhound-users/00000000-0000-4000-8000-000000000000').set(as(t.adminJwt)), 404);
     const uploader = await userWithRole(t, 'Upload-Only');
     expectWrapper(await request(t.app).get(`/api/v2/bloodhound-users/${u.id}`).set(as(uploader.jwt)), 403);
@@ -28,22 +33,35 @@ describe('accounts', () => {
     expectWrapper(await request(t.app).put(url).set(as(u.jwt)).send({ secret: 'short', current_secret: 'a-long-test-password' }), 400);
     expectWrapper(await request(t.app).put(url).set(as(u.jwt)).send({ secret: 42 }), 400);
     expectWrapper(await request(t.app).put(url).set(as(u.jwt)).send([]), 400);
-    await request(t.app).put(url).set(as(u.jwt)).send({ secret: 'a-brand-new-password', current_secret: 'a-long-test-password' }).expect(200);
+    await request(t.app)
+      .put(url)
+      .set(as(u.jwt))
+      .send({ secret: 'a-brand-new-password', current_secret: 'a-long-test-password' })
+      .expect(200);
     await request(t.app).get('/api/v2/self').set(as(u.jwt)).expect(200); // the caller's session stays
     expectWrapper(await request(t.app).get('/api/v2/self').set(as(second)), 401); // the other one ended
     await expect(login(t.app, u.name, 'a-long-test-password')).rejects.toThrow(/401/);
     await login(t.app, u.name, 'a-brand-new-password');
     // Someone else's password needs auth/ManageUsers.
     const other = await userWithRole(t, 'User');
-    expectWrapper(await request(t.app).put(`/api/v2/bloodhound-users/${other.id}/secret`).set(as(u.jwt)).send({ secret: 'another-long-password' }), 403);
-    await request(t.app).put(`/api/v2/bloodhound-users/${other.id}/secret`).set(as(t.adminJwt)).send({ secret: 'another-long-password' }).expect(200);
+    expectWrapper(
+      await request(t.app).put(`/api/v2/bloodhound-users/${other.id}/secret`).set(as(u.jwt)).send({ secret: 'another-long-password' }),
+      403,
+    );
+    await request(t.app)
+      .put(`/api/v2/bloodhound-users/${other.id}/secret`)
+      .set(as(t.adminJwt))
+      .send({ secret: 'another-long-password' })
+      .expect(200);
     await login(t.app, other.name, 'another-long-password');
   });
 
   it('DELETE …/secret expires the password: the next login reports auth_expired', async () => {
     const u = await userWithRole(t, 'User');
     await request(t.app).delete(`/api/v2/bloodhound-users/${u.id}/secret`).set(as(t.adminJwt)).expect(200);
-    const res = await request(t.app).post('/api/v2/login').send({ login_method: 'secret', username: u.name, secret: 'a-long-test-password' });
+    const res = await request(t.app)
+      .post('/api/v2/login')
+      .send({ login_method: 'secret', username: u.name, secret: 'a-long-test-password' });
     expect(res.body.data.auth_expired).toBe(true);
   });
 
@@ -56,12 +74,21 @@ describe('accounts', () => {
     await request(t.app).patch(url).set(as(t.adminJwt)).send({ is_disabled: false }).expect(200);
     const fresh = await login(t.app, u.name, 'a-long-test-password');
     expectWrapper(await request(t.app).patch(url).set(as(t.adminJwt)).send({ is_disabled: 'yes' }), 400);
-    expectWrapper(await request(t.app).patch(url).set(as(t.adminJwt)).send({ roles: [1, 'x'] }), 400);
+    expectWrapper(
+      await request(t.app)
+        .patch(url)
+        .set(as(t.adminJwt))
+        .send({ roles: [1, 'x'] }),
+      400,
+    );
     expectWrapper(await request(t.app).patch(url).set(as(fresh)).send({ is_disabled: true }), 403);
     const admin = await t.services.identity.principalByName('admin');
-    expect(expectWrapper(await request(t.app).patch(`/api/v2/bloodhound-users/${admin.userId}`).set(as(t.adminJwt)).send({ is_disabled: true }), 400).message).toMatch(
-      /cannot disable yourself/,
-    );
+    expect(
+      expectWrapper(
+        await request(t.app).patch(`/api/v2/bloodhound-users/${admin.userId}`).set(as(t.adminJwt)).send({ is_disabled: true }),
+        400,
+      ).message,
+    ).toMatch(/cannot disable yourself/);
   });
 
   it('DELETE removes the user, their sessions and tokens; not yourself', async () => {
@@ -84,7 +111,9 @@ describe('accounts', () => {
     const u = await userWithRole(t, 'User');
     const gql = (query: string, variables: object, jwt = t.adminJwt) =>
       request(t.app).post('/graphql').set(as(jwt)).send({ query, variables });
-    const upd = await gql('mutation($id:String!){updateUser(id:$id,input:{isDisabled:true,firstName:"Ann"}){isDisabled firstName}}', { id: u.id });
+    const upd = await gql('mutation($id:String!){updateUser(id:$id,input:{isDisabled:true,firstName:"Ann"}){isDisabled firstName}}', {
+      id: u.id,
+    });
     expect(upd.body.data.updateUser).toEqual({ isDisabled: true, firstName: 'Ann' });
     const pw = await gql('mutation($id:String!){setUserSecret(id:$id,input:{secret:"graphql-set-password"})}', { id: u.id });
     expect(pw.body.data.setUserSecret).toBe(true);
@@ -98,7 +127,10 @@ describe('accounts', () => {
     it(`locks a user name after ${LOGIN_LIMITS.user} failures, for any address, until the window passes`, async () => {
       const u = await userWithRole(t, 'User');
       const attempt = (secret: string, ip = '10.0.0.1') =>
-        request(t.app).post('/api/v2/login').set('X-Forwarded-For', ip).send({ login_method: 'secret', username: u.name.toUpperCase(), secret });
+        request(t.app)
+          .post('/api/v2/login')
+          .set('X-Forwarded-For', ip)
+          .send({ login_method: 'secret', username: u.name.toUpperCase(), secret });
       for (let i = 0; i < LOGIN_LIMITS.user; i++) expect((await attempt('wrong-password-guess')).status).toBe(401);
       const locked = await attempt('a-long-test-password');
       expect(expectWrapper(locked, 429).message).toMatch(/Too many failed logins/);
@@ -108,9 +140,12 @@ describe('accounts', () => {
     });
 
     it(`locks an address after ${LOGIN_LIMITS.ip} failures across user names`, async () => {
-      const rows = () => t.testDb.db.query<{ kind: string; failures: number }>(`select kind, failures from login_failures where kind = 'ip'`);
+      const rows = () =>
+        t.testDb.db.query<{ kind: string; failures: number }>(`select kind, failures from login_failures where kind = 'ip'`);
       for (let i = 0; i < LOGIN_LIMITS.ip; i++) {
-        await request(t.app).post('/api/v2/login').send({ login_method: 'secret', username: `nobody-${i}`, secret: 'x' });
+        await request(t.app)
+          .post('/api/v2/login')
+          .send({ login_method: 'secret', username: `nobody-${i}`, secret: 'x' });
       }
       expect((await rows())[0]!.failures).toBe(LOGIN_LIMITS.ip);
       const res = await request(t.app).post('/api/v2/login').send({ login_method: 'secret', username: 'admin', secret: ADMIN_PASSWORD });

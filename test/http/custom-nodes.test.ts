@@ -120,18 +120,18 @@ describe('custom node kinds (endpoint 4)', () => {
       await w.upsertEdges([{ start: 'S-1-5-21-9-1002', end: 'MYSTERY-1', kind: 'GenericAll', properties: {} }]);
     });
     await t.services.graphIndex.invalidate();
-    const res = await request(t.app).get('/api/v2/graphs/shortest-path?start_node=S-1-5-21-9-1001&end_node=S-1-5-21-9-1002').set(admin());
+    const res = await request(t.app).get('/api/v2/pathfinding?start_node=S-1-5-21-9-1001&end_node=S-1-5-21-9-1002').set(admin());
     expect(res.status).toBe(200);
     const nodes = Object.values(res.body.data).filter((v: any) => v.data?.objectid) as any[];
     const bob = nodes.find((n) => n.data.objectid === 'S-1-5-21-9-1002');
     const alice = nodes.find((n) => n.data.objectid === 'S-1-5-21-9-1001');
     expect(bob).toMatchObject({ color: '#112233', fontIcon: { text: 'fas fa-lock' } });
     expect(alice.fontIcon.text).toBe('fas fa-user'); // built-in User icon
-    const toMystery = await request(t.app).get('/api/v2/graphs/shortest-path?start_node=S-1-5-21-9-1001&end_node=MYSTERY-1').set(admin());
+    const toMystery = await request(t.app).get('/api/v2/pathfinding?start_node=S-1-5-21-9-1001&end_node=MYSTERY-1').set(admin());
     const mystery = (Object.values(toMystery.body.data) as any[]).find((n) => n.data?.objectid === 'MYSTERY-1');
     expect(mystery).toMatchObject({ color: '#FFFFFF', fontIcon: { text: 'fas fa-question' } });
     await request(t.app).delete('/api/v2/custom-nodes/Vault').set(admin()).expect(204);
-    const after = await request(t.app).get('/api/v2/graphs/shortest-path?start_node=S-1-5-21-9-1001&end_node=S-1-5-21-9-1002').set(admin());
+    const after = await request(t.app).get('/api/v2/pathfinding?start_node=S-1-5-21-9-1001&end_node=S-1-5-21-9-1002').set(admin());
     const bob2 = (Object.values(after.body.data) as any[]).find((n) => n.data?.objectid === 'S-1-5-21-9-1002');
     expect(bob2.fontIcon.text).toBe('fas fa-user');
     expectWrapper(await request(t.app).delete('/api/v2/custom-nodes/Vault').set(admin()), 404);

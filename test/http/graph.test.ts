@@ -296,17 +296,15 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
       const path = `/api/v2/graphs/shortest-path?start_node=${T}-9002&end_node=${T}-9100`;
       expect((await get(`${path}&relationship_kinds=in:MemberOf,CanPSRemote`)).headers['path-count']).toBe('1');
       // Without CanPSRemote the path runs through the computer's local group (kinds that are not traversable).
-      const around = (await get(`${path}&relationship_kinds=nin:CanPSRemote`)).body.data as Record<
-        string,
-        { label: { text: string }; id1?: string }
-      >;
-      expect(
-        Object.values(around)
-          .filter((v) => v.id1)
-          .map((v) => v.label.text)
-          .sort(),
-      ).toEqual(['LocalToComputer', 'MemberOf', 'MemberOfLocalGroup']);
-      expect((await get(`${path}&relationship_kinds=in:MemberOf`)).body).toEqual({ data: {} });
+      // BloodHound's successor shape: {data: {nodes, edges}}; 404 when there is no path.
+      const around = (await get(`${path}&relationship_kinds=nin:CanPSRemote`)).body.data as {
+        nodes: Record<string, { objectId: string; kind: string }>;
+        edges: { source: string; target: string; kind: string }[];
+      };
+      expect(around.edges.map((v) => v.kind).sort()).toEqual(['LocalToComputer', 'MemberOf', 'MemberOfLocalGroup']);
+      for (const e of around.edges) expect(Object.keys(around.nodes)).toEqual(expect.arrayContaining([e.source, e.target]));
+      expect(Object.values(around.nodes).map((n) => n.objectId)).toEqual(expect.arrayContaining([`${T}-9002`, `${T}-9100`]));
+      expectWrapper(await get(`${path}&relationship_kinds=in:MemberOf`), 404);
       expect((await get(`${path}&only_traversable=true`)).headers['path-count']).toBe('1');
       expect(expectWrapper(await get(`${path}&relationship_kinds=MemberOf`), 400).message).toMatch(/in\|nin:Kind1,Kind2/);
     });

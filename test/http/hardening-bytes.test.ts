@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { answerClientErrors } from '../../src/http/client-error';
 import { expectWrapper, useTestApp } from '../helpers/app';
 
 /** Issue 9 item 4: bad bytes are a 400 in the wrapper, anonymous or not, never a 500. */
@@ -66,5 +68,20 @@ describe('bad bytes', () => {
       .get(`/api/v2/tokens/%${'A'.repeat(10_000)}`)
       .set(admin());
     expect(expectWrapper(res, 400).message.length).toBeLessThan(400);
+  });
+
+  it('answers what the Node parser refuses (a 20 kB URL) in the wrapper', async () => {
+    const server = t.app.listen(0, '127.0.0.1');
+    answerClientErrors(server);
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/self?x=${'A'.repeat(20_000)}`);
+      expect(res.status).toBe(431);
+      const body = (await res.json()) as { http_status: number; errors: unknown[] };
+      expect(body.http_status).toBe(431);
+      expect(body.errors).toHaveLength(1);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

@@ -79,6 +79,12 @@ describe('GraphQL limits', () => {
     expect(nested.status).toBe(400);
   });
 
+  it('refuses bad JSON in GET variables with a 400', async () => {
+    const res = await request(t.app).get('/graphql?query=%7B__typename%7D&variables=not%20json');
+    expect(res.status).toBe(400);
+    expect(res.body.http_status).toBe(400);
+  });
+
   it('sends no CORS headers when no origin is configured', async () => {
     const pre = await request(t.app).options('/graphql').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST');
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();

@@ -112,6 +112,27 @@ describe('rate limiting', () => {
     // Another route has its own counter.
     expect((await request(t.app).get('/api/v2/self')).status).toBe(401);
   });
+
+  it('counts by the socket peer unless TRUST_PROXY names the proxy: X-Forwarded-For cannot dodge the limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await request(t.app).get('/api/v2/permissions/2').set('X-Forwarded-For', `203.0.113.${i}`)).status);
+    expect(statuses).toContain(429);
+  });
+});
+
+describe('rate limiting behind a trusted proxy (TRUST_PROXY=loopback)', () => {
+  const t = useTestApp({ rateLimitRps: 3, trustProxy: ['loopback'] });
+
+  it('counts each client the proxy names', async () => {
+    const one = async (ip: string) => (await request(t.app).get('/api/v2/permissions/1').set('X-Forwarded-For', ip)).status;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push(await one(`203.0.113.${i}`));
+    expect(statuses.every((s) => s !== 429)).toBe(true);
+    const same: number[] = [];
+    for (let i = 0; i < 6; i++) same.push(await one('198.51.100.7'));
+    expect(same).toContain(429);
+  });
 });
 
 describe('Prefer: wait', () => {

@@ -12,7 +12,8 @@ describe('secrets at rest', () => {
   let token: ApiToken;
   let jwt: string;
   const rows = () => t.testDb.db.query<{ id: string; key: string }>('select id, key from auth_tokens');
-  const jwtRow = async () => (await t.testDb.db.query<{ value: string }>(`select value from app_secrets where name = 'jwt_signing_key'`))[0]!.value;
+  const jwtRow = async () =>
+    (await t.testDb.db.query<{ value: string }>(`select value from app_secrets where name = 'jwt_signing_key'`))[0]!.value;
 
   beforeAll(async () => {
     t = await createTestApp({ secretKey: undefined }); // the key file in DATA_DIR, not GAS_SECRET_KEY

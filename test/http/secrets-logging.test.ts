@@ -42,7 +42,9 @@ describe('log redaction', () => {
     await request(app).get('/api/v2/self').set('Authorization', `Bearer ${jwt}`).set('Cookie', 'session=cookie-secret-value').expect(200);
     const res = await signed(app, token, 'GET', '/api/v2/permissions/1');
     expect(res.status).toBe(200);
-    await request(app).get('/api/v2/self?token=query-secret-1&session_token=query-secret-2&sort_by=name').set('Authorization', `Bearer ${jwt}`);
+    await request(app)
+      .get('/api/v2/self?token=query-secret-1&session_token=query-secret-2&sort_by=name')
+      .set('Authorization', `Bearer ${jwt}`);
     await request(app).get('/api/v2/nowhere?SAMLResponse=query-secret-3&%zz=1');
     await request(app).post('/api/v2/login').send({ login_method: 'secret', username: 'admin', secret: 'wrong-password-secret' });
     const text = lines.join('');

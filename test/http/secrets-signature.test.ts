@@ -56,7 +56,9 @@ describe('signed-request replay window', () => {
     const date = hourStart.toISOString();
     const sig = computeSignature(fresh.key, 'GET', target, date).toString('base64');
     const go = (d: string) =>
-      request(t.app).get(target).set({ Authorization: `apisignature ${fresh.id}`, RequestDate: d, Signature: sig });
+      request(t.app)
+        .get(target)
+        .set({ Authorization: `apisignature ${fresh.id}`, RequestDate: d, Signature: sig });
     expect((await go(date)).status).toBe(200);
     // Just before the end of the second hour after its start: still accepted (clock skew and slow uploads).
     t.clock.advance(hourStart.getTime() + 2 * 3600_000 - 1000 - t.clock.now().getTime());
@@ -73,7 +75,10 @@ describe('signed-request replay window', () => {
     const now = t.clock.now();
     const local = new Date(now.getTime() + 5.5 * 3600_000).toISOString().replace('Z', '+05:30');
     const sig = computeSignature(fresh.key, 'GET', target, local).toString('base64');
-    const go = (d: string, s = sig) => request(t.app).get(target).set({ Authorization: `apisignature ${fresh.id}`, RequestDate: d, Signature: s });
+    const go = (d: string, s = sig) =>
+      request(t.app)
+        .get(target)
+        .set({ Authorization: `apisignature ${fresh.id}`, RequestDate: d, Signature: s });
     expect((await go(local)).status).toBe(200);
     // A replay of that hour claiming UTC (5.5 h later in absolute time) is refused.
     t.clock.advance(3 * 3600_000);

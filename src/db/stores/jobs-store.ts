@@ -69,7 +69,7 @@ export interface ClientErrorModel {
   createdAt: Date;
 }
 
-const COLUMNS = /* SQL */ `j.id, j.client_id as "clientId", c.name as "clientName", j.event_id as "eventId",
+export const COLUMNS = /* SQL */ `j.id, j.client_id as "clientId", c.name as "clientName", j.event_id as "eventId",
   j.event_title as "eventTitle",
   case when j.status = 6 and ij.status = 7 then 7 else j.status end as status,
   j.reported_status as "reportedStatus", j.status_message as "statusMessage", j.execution_time as "executionTime",
@@ -79,7 +79,7 @@ const COLUMNS = /* SQL */ `j.id, j.client_id as "clientId", c.name as "clientNam
   j.ca_registry_collection as "caRegistryCollection", j.dc_registry_collection as "dcRegistryCollection",
   j.all_trusted_domains as "allTrustedDomains", j.domain_controller as "domainController", j.ous, j.domains,
   j.ingest_job_id as "ingestJobId", j.created_at as "createdAt", j.updated_at as "updatedAt", j.deleted_at as "deletedAt"`;
-const FROM = /* SQL */ `collection_jobs j join clients c on c.id = j.client_id left join ingest_jobs ij on ij.id = j.ingest_job_id`;
+export const FROM = /* SQL */ `collection_jobs j join clients c on c.id = j.client_id left join ingest_jobs ij on ij.id = j.ingest_job_id`;
 
 // A job per occurrence: a second scheduler reaching the same occurrence inserts nothing.
 const CREATE = /* SQL */ `-- jobs.create
@@ -102,6 +102,10 @@ select ${COLUMNS}, count(*) over ()::int as total from ${FROM} where j.client_id
 order by j.id desc offset $2 limit $3`;
 const WAITING_FOR_EVENT = /* SQL */ `-- jobs.waitingForEvent
 select exists (select 1 from collection_jobs where event_id = $1 and status = 0 and deleted_at is null) as waiting`;
+// Collection jobs still "ingesting" whose upload job has ended: their finish was interrupted (a crash, the database
+// away) and is redone.
+const STRANDED = /* SQL */ `-- jobs.stranded
+select ${COLUMNS} from ${FROM} where j.status = 6 and ij.status in (2, 3, 4, 5, 8) order by j.id limit 50`;
 const BY_INGEST_JOB = /* SQL */ `-- jobs.byIngestJob
 select ${COLUMNS} from ${FROM} where j.ingest_job_id = $1`;
 const START = /* SQL */ `-- jobs.start
@@ -189,6 +193,7 @@ export function createJobsStore(db: Queryable) {
     async waitingForEvent(eventId: number): Promise<boolean> {
       return (await db.query<{ waiting: boolean }>(WAITING_FOR_EVENT, [eventId]))[0]!.waiting;
     },
+    stranded: () => db.query<JobModel>(STRANDED),
     async byIngestJob(ingestJobId: number): Promise<JobModel | undefined> {
       return (await db.query<JobModel>(BY_INGEST_JOB, [ingestJobId]))[0];
     },

@@ -39,7 +39,13 @@ update auth_tokens set key = $3 where id = $1 and key = $2`;
 export function createTokensStore(db: Queryable) {
   return {
     /** `sealedKey` is the key sealed for this `id` (the id is the seal's associated data, so it is chosen here). */
-    async create(t: { id: string; userId: string | null; clientId: string | null; name: string | null; sealedKey: string }): Promise<TokenModel> {
+    async create(t: {
+      id: string;
+      userId: string | null;
+      clientId: string | null;
+      name: string | null;
+      sealedKey: string;
+    }): Promise<TokenModel> {
       return (await db.query<TokenModel>(CREATE, [t.id, t.userId, t.clientId, t.name, t.sealedKey]))[0]!;
     },
     async get(id: string): Promise<TokenModel | undefined> {

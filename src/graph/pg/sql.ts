@@ -1,5 +1,24 @@
 /** Statements of the PostgreSQL graph store. Values are always parameters; batches travel as one jsonb value. */
 
+/**
+ * The largest property value served, in bytes of its stored form (issue 9.5: one 250 MiB value read by 8 callers
+ * took the service to 5.2 GiB). A larger value is served as a short marker string naming its size. Values this big
+ * are refused on write too (see `boundProperties` in store.ts); the read bound covers rows written before that.
+ */
+export const MAX_PROPERTY_BYTES = 1024 * 1024;
+
+/** A property value, or the marker when it is over the limit. `v` is an SQL expression of type jsonb. */
+const bounded = (v: string) =>
+  `case when pg_column_size(${v}) > ${MAX_PROPERTY_BYTES} then to_jsonb(format('[value of %s bytes omitted: over the ${MAX_PROPERTY_BYTES}-byte property limit]', pg_column_size(${v}))) else ${v} end`;
+
+/**
+ * A properties column with every oversized value replaced by the marker. Only rows whose stored (compressed) size
+ * is over 16 KiB are taken apart value by value, so ordinary rows cost nothing extra; a highly compressible value
+ * under that can be at most ~1.6 MiB once expanded.
+ */
+const boundedProperties = (col: string) =>
+  `case when pg_column_size(${col}) <= 16384 then ${col} else (select coalesce(jsonb_object_agg(p.k, ${bounded('p.v')}), '{}'::jsonb) from jsonb_each(${col}) as p(k, v)) end`;
+
 export const KINDS_LIST = /* SQL */ `-- graph.kinds.list
 select id, name from graph_kinds`;
 
@@ -44,6 +63,14 @@ join graph_nodes s on s.objectid = r.s
 join graph_nodes t on t.objectid = r.t
 on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
 
+export const UPSERT_EDGES_BY_ID = /* SQL */ `-- graph.upsertEdgesById
+insert into graph_edges as e (start_id, end_id, kind_id, properties)
+select s, t, k, p::jsonb from unnest($1::bigint[], $2::bigint[], $3::smallint[], $4::text[]) as r(s, t, k, p)
+on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
+
+export const NODE_IDS_BY_OBJECTIDS = /* SQL */ `-- graph.nodeIdsByObjectIds
+select id, objectid from graph_nodes where objectid = any($1::text[])`;
+
 export const DELETE_NODES = /* SQL */ `-- graph.deleteNodes
 delete from graph_nodes where objectid = any($1::text[])`;
 
@@ -56,7 +83,7 @@ update graph_nodes set kind_ids = array_remove(kind_ids, $1::smallint) where kin
 export const REMOVE_PROPERTY = /* SQL */ `-- graph.removeProperty
 update graph_nodes set properties = properties - $1::text where properties ? $1::text`;
 
-const NODE_COLUMNS = /* SQL */ `n.id, n.objectid, n.kind_ids as "kindIds", n.properties`;
+const NODE_COLUMNS = /* SQL */ `n.id, n.objectid, n.kind_ids as "kindIds", ${boundedProperties('n.properties')} as properties`;
 
 export const NODE_BY_OBJECTID = /* SQL */ `-- graph.nodeByObjectId
 select ${NODE_COLUMNS} from graph_nodes n where n.objectid = $1`;
@@ -76,17 +103,17 @@ export const NODE_SUMMARIES = /* SQL */ `-- graph.nodeSummaries
 select n.id, n.objectid, n.name, n.kind_ids as "kindIds" from graph_nodes n where n.id = any($1::bigint[])`;
 
 export const EDGES_BY_TRIPLES = /* SQL */ `-- graph.edgesByTriples
-select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", e.properties
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", ${boundedProperties('e.properties')} as properties
 from unnest($1::bigint[], $2::bigint[], $3::smallint[]) as t(s, e, k)
 join graph_edges e on e.start_id = t.s and e.end_id = t.e and e.kind_id = t.k`;
 
 export const EDGES_OF_KINDS = /* SQL */ `-- graph.edgesOfKinds
-select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", e.properties
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", ${boundedProperties('e.properties')} as properties
 from graph_edges e where e.kind_id = any($1::smallint[])`;
 
 // Keyset pages, rows as arrays: the path index loads millions of rows without building an object per row.
 export const SCAN_NODES = /* SQL */ `-- graph.scanNodes
-select n.id, n.objectid, n.kind_ids, (select jsonb_object_agg(k, n.properties -> k) from unnest($3::text[]) k where n.properties ? k)
+select n.id, n.objectid, n.kind_ids, (select jsonb_object_agg(k, ${bounded('n.properties -> k')}) from unnest($3::text[]) k where n.properties ? k)
 from graph_nodes n where n.id > $1 order by n.id limit $2`;
 
 export const SCAN_EDGES = /* SQL */ `-- graph.scanEdges

@@ -1,6 +1,9 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
-import type { EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
+import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
+import { Stager } from './bulk.js';
+import { baseKindOf, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
+import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
 /** What the PostgreSQL graph store needs of the database layer. */
@@ -9,7 +12,10 @@ export interface GraphDb extends Queryable {
 }
 
 const SCAN_PAGE = 50_000;
+/** Rows per parameterised statement (PGlite). */
 const WRITE_BATCH = 5_000;
+/** Rows per COPY and merge (real server): large enough that per-statement costs vanish, small enough to stream. */
+const COPY_BATCH = 20_000;
 
 interface NodeRow {
   id: number;
@@ -32,7 +38,15 @@ export class PgGraphStore implements GraphStore {
   async write<T>(fn: (w: GraphWriter) => Promise<T>): Promise<T> {
     try {
       return await this.db.tx(async (q) => {
-        const result = await fn(this.writer(q));
+        const queue = new WriteQueue();
+        let result: T;
+        try {
+          result = await fn(this.writer(q, queue));
+        } catch (err) {
+          await queue.settle();
+          throw err;
+        }
+        await queue.drain();
         await q.query(SQL.BUMP_GENERATION);
         return result;
       });
@@ -163,8 +177,9 @@ export class PgGraphStore implements GraphStore {
     );
   }
 
-  private writer(q: Queryable): GraphWriter {
-    return {
+  private writer(q: Queryable, queue: WriteQueue): GraphWriter {
+    const bulk = Stager.for(q);
+    const writer: GraphWriter = {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => {
         const merged = mergeNodes(nodes);
@@ -172,11 +187,17 @@ export class PgGraphStore implements GraphStore {
           q,
           merged.flatMap((n) => n.kinds),
         );
-        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
-          const batch = merged
-            .slice(i, i + WRITE_BATCH)
-            .map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: n.properties }));
-          await q.query(SQL.UPSERT_NODES, [JSON.stringify(batch)]);
+        const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
+        for (let i = 0; i < merged.length; i += batchSize) {
+          const batch = merged.slice(i, i + batchSize);
+          if (bulk)
+            await bulk.nodes(
+              batch.map((n) => ({ objectid: n.objectid, kindIds: sortedIds(n.kinds, ids), properties: boundProperties(n.properties) })),
+            );
+          else
+            await q.query(SQL.UPSERT_NODES, [
+              JSON.stringify(batch.map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }))),
+            ]);
         }
       },
       upsertEdges: async (edges: EdgeInput[]) => {
@@ -185,27 +206,58 @@ export class PgGraphStore implements GraphStore {
           ...merged.map((e) => e.kind),
           ...merged.flatMap((e) => [e.startKind ?? 'Base', e.endKind ?? 'Base', baseKindOf(e.startKind), baseKindOf(e.endKind)]),
         ]);
-        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
-          const batch = merged.slice(i, i + WRITE_BATCH);
-          const endpoints = new Map<string, { o: string; k: number[]; seen: unknown }>();
-          for (const e of batch) {
-            const seen = e.properties.lastseen ?? null;
-            for (const [o, kind] of [
-              [e.start, e.startKind],
-              [e.end, e.endKind],
-            ] as const) {
-              const k = endpoints.get(o);
-              const base = baseKindOf(kind);
-              const kindIds = kind && kind !== base ? [ids.get(base)!, ids.get(kind)!] : [ids.get(base)!];
-              if (!k) endpoints.set(o, { o, k: kindIds, seen });
-              else if (k.k.length < kindIds.length) k.k = kindIds;
-            }
+        const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
+        for (let i = 0; i < merged.length; i += batchSize) {
+          const batch = merged.slice(i, i + batchSize);
+          const endpoints = endpointsOf(batch, ids);
+          if (bulk) {
+            await bulk.edges(
+              endpoints.map((p) => ({ objectid: p.o, kindIds: p.k, seen: p.seen })),
+              batch.map((e) => ({ start: e.start, end: e.end, kindId: ids.get(e.kind)!, properties: boundProperties(e.properties) })),
+            );
+          } else {
+            await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify(endpoints)]);
+            await q.query(SQL.UPSERT_EDGES, [
+              JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: boundProperties(e.properties) }))),
+            ]);
           }
-          await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify([...endpoints.values()])]);
-          await q.query(SQL.UPSERT_EDGES, [
-            JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: e.properties }))),
-          ]);
         }
+      },
+      insertEdgesByNodeId: async (edges: Iterable<EdgeById>) => {
+        let written = 0;
+        let batch: EdgeById[] = [];
+        const flush = async () => {
+          const rows = uniqueById(batch);
+          const ids = await this.kindIds(
+            q,
+            rows.map((e) => e.kind),
+          );
+          if (bulk)
+            await bulk.edgesById(
+              rows.map((e) => ({ startId: e.startId, endId: e.endId, kindId: ids.get(e.kind)!, properties: e.properties })),
+            );
+          else {
+            await q.query(SQL.UPSERT_EDGES_BY_ID, [
+              rows.map((e) => e.startId),
+              rows.map((e) => e.endId),
+              rows.map((e) => ids.get(e.kind)!),
+              rows.map((e) => JSON.stringify(e.properties)),
+            ]);
+          }
+          written += rows.length;
+          batch = [];
+        };
+        for (const e of edges) {
+          batch.push(e);
+          if (batch.length >= (bulk ? COPY_BATCH : WRITE_BATCH)) await flush();
+        }
+        if (batch.length) await flush();
+        return written;
+      },
+      nodeIds: async (objectids: readonly string[]) => {
+        if (!objectids.length) return new Map();
+        const rows = await q.query<{ id: number; objectid: string }>(SQL.NODE_IDS_BY_OBJECTIDS, [objectids]);
+        return new Map(rows.map((r) => [r.objectid, r.id]));
       },
       deleteNodes: async (objectids: string[]) => (objectids.length ? q.execute(SQL.DELETE_NODES, [objectids]) : 0),
       deleteEdgesOfKinds: async (kinds: readonly string[]) => {
@@ -214,6 +266,25 @@ export class PgGraphStore implements GraphStore {
       },
       removeKindEverywhere: async (kind: string) => q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]),
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
+    };
+    // Node and edge batches are written in the background while the caller prepares the next one (parsing and
+    // converting overlap with the database's work); everything else waits for them first.
+    const after =
+      <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+      async (...args: A) => {
+        await queue.drain();
+        return f(...args);
+      };
+    return {
+      tx: queue.guard(q),
+      upsertNodes: (nodes) => queue.behind(() => writer.upsertNodes(nodes)),
+      upsertEdges: (edges) => queue.behind(() => writer.upsertEdges(edges)),
+      insertEdgesByNodeId: after(writer.insertEdgesByNodeId),
+      nodeIds: after(writer.nodeIds),
+      deleteNodes: after(writer.deleteNodes),
+      deleteEdgesOfKinds: after(writer.deleteEdgesOfKinds),
+      removeKindEverywhere: after(writer.removeKindEverywhere),
+      removePropertyEverywhere: after(writer.removePropertyEverywhere),
     };
   }
 
@@ -249,35 +320,30 @@ export class PgGraphStore implements GraphStore {
   }
 }
 
-/** Every node carries a source kind: AZBase for Azure objects, Base for Active Directory ones. */
-const baseKindOf = (kind: string | undefined) => (kind?.startsWith('AZ') ? 'AZBase' : 'Base');
-
-/** One input per object id (a statement may not touch a row twice): kinds unioned, later properties win. */
-export function mergeNodes(nodes: NodeInput[]): NodeInput[] {
-  const out = new Map<string, NodeInput>();
-  for (const n of nodes) {
-    const seen = out.get(n.objectid);
-    if (!seen) out.set(n.objectid, { objectid: n.objectid, kinds: [...n.kinds], properties: { ...n.properties } });
-    else {
-      for (const k of n.kinds) if (!seen.kinds.includes(k)) seen.kinds.push(k);
-      Object.assign(seen.properties, n.properties);
+/**
+ * Properties with every value over MAX_PROPERTY_BYTES replaced by a marker naming its size, so no writer can store
+ * a value that would take GiBs to serve (ingest refuses such files with a message before they get here).
+ */
+export function boundProperties(p: Properties): Properties {
+  let out: Properties | undefined;
+  for (const k in p) {
+    const bytes = approxBytes(p[k]);
+    if (bytes > SQL.MAX_PROPERTY_BYTES) {
+      (out ??= { ...p })[k] = `[value of ${bytes} bytes omitted: over the ${SQL.MAX_PROPERTY_BYTES}-byte property limit]`;
     }
   }
-  return [...out.values()];
+  return out ?? p;
 }
 
-/** One input per (start, end, kind): properties merged, the most specific endpoint kinds kept. */
-export function mergeEdges(edges: EdgeInput[]): EdgeInput[] {
-  const out = new Map<string, EdgeInput>();
-  for (const e of edges) {
-    const key = `${e.start}\u0000${e.end}\u0000${e.kind}`;
-    const seen = out.get(key);
-    if (!seen) out.set(key, { ...e, properties: { ...e.properties } });
-    else {
-      Object.assign(seen.properties, e.properties);
-      if (!seen.startKind || seen.startKind === 'Base') seen.startKind = e.startKind;
-      if (!seen.endKind || seen.endKind === 'Base') seen.endKind = e.endKind;
-    }
+/** Size of a value as JSON, cheaply: exact enough for a limit that ordinary values are far below. */
+function approxBytes(v: unknown): number {
+  if (typeof v === 'string') return v.length * 3 > SQL.MAX_PROPERTY_BYTES ? Buffer.byteLength(v) + 2 : v.length;
+  if (Array.isArray(v)) {
+    let n = 2;
+    for (const x of v) n += typeof x === 'string' ? x.length + 3 : typeof x === 'object' && x !== null ? approxBytes(x) : 8;
+    return n;
   }
-  return [...out.values()];
+  if (typeof v === 'object' && v !== null) return JSON.stringify(v).length;
+  return 8;
 }
+export { mergeEdges, mergeNodes } from './merge.js';

@@ -1,10 +1,17 @@
 import { nullInt32, nullString, nullTime } from '../shapes.js';
+import type {
+  CustomNodeKindFieldsFragment,
+  GetAssetGroupMemberQuery,
+  ListSsoProvidersQuery,
+  MemberFieldsFragment,
+  SamlProviderFieldsFragment,
+  SelectorFieldsFragment,
+  TagFieldsFragment,
+} from '../../generated/operations.js';
 
 /** GraphQL results (camelCase) → the API document's SAML provider, SSO provider, custom kind and zone shapes. */
 
-type Json = Record<string, any>;
-
-export const samlProvider = (p: Json) => ({
+export const samlProvider = (p: SamlProviderFieldsFragment) => ({
   id: p.id,
   created_at: p.createdAt,
   updated_at: p.updatedAt,
@@ -21,7 +28,7 @@ export const samlProvider = (p: Json) => ({
   sso_provider_id: nullInt32(p.ssoProviderId),
 });
 
-export const ssoProvider = (p: Json) => ({
+export const ssoProvider = (p: ListSsoProvidersQuery['ssoProviders'][number]) => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
@@ -41,9 +48,9 @@ export const ssoProvider = (p: Json) => ({
 });
 
 /** Endpoint 4's kind object: the API document's field names as they are (camelCase kindName). */
-export const customNodeKind = (k: Json) => ({ id: k.id, kindName: k.kindName, config: k.config });
+export const customNodeKind = (k: CustomNodeKindFieldsFragment) => ({ id: k.id, kindName: k.kindName, config: k.config });
 
-export const tag = (t: Json) => ({
+export const tag = (t: TagFieldsFragment) => ({
   id: t.id,
   type: t.type,
   name: t.name,
@@ -57,7 +64,7 @@ export const tag = (t: Json) => ({
   updated_by: t.updatedBy,
 });
 
-export const selector = (s: Json) => ({
+export const selector = (s: SelectorFieldsFragment) => ({
   id: s.id,
   asset_group_tag_id: s.tagId,
   name: s.name,
@@ -72,7 +79,7 @@ export const selector = (s: Json) => ({
   updated_by: s.updatedBy,
 });
 
-export const member = (m: Json) => ({
+export const member = (m: MemberFieldsFragment) => ({
   id: m.id,
   object_id: m.objectId,
   name: m.name,
@@ -83,7 +90,7 @@ export const member = (m: Json) => ({
   certified_by: nullString(m.certifiedBy),
 });
 
-export const certification = (c: Json) => ({
+export const certification = (c: GetAssetGroupMemberQuery['assetGroupMember']['history'][number]) => ({
   id: c.id,
   member_id: c.nodeId,
   selector_id: nullInt32(c.selectorId),

@@ -1,20 +1,31 @@
+import type {
+  ClientFieldsFragment,
+  CollectionJobFieldsFragment,
+  EventFieldsFragment,
+  RefFieldsFragment,
+} from '../../generated/operations.js';
 import { FLAG_FIELDS } from '../../services/events.js';
 import { nullInt32, nullInt64, nullString, nullTime, time } from '../shapes.js';
 import { token } from './identity.js';
 
 /** GraphQL results (camelCase) → the API document's client, event and job shapes. */
 
-type Json = Record<string, any>;
-
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
-const ouRef = (r: Json) => ({ objectid: r.objectId, name: r.name, exists: r.exists, distinguishedname: r.distinguishedName, type: r.type });
-const domainRef = (r: Json) => ({ objectid: r.objectId, name: r.name, exists: r.exists, type: r.type });
+const ouRef = (r: RefFieldsFragment) => ({
+  objectid: r.objectId,
+  name: r.name,
+  exists: r.exists,
+  distinguishedname: r.distinguishedName,
+  type: r.type,
+});
+const domainRef = (r: RefFieldsFragment) => ({ objectid: r.objectId, name: r.name, exists: r.exists, type: r.type });
 
-const flags = (x: Json) => Object.fromEntries(FLAG_FIELDS.map(([snake, camel]) => [snake, x[camel] ?? false]));
+const flags = (x: Partial<Record<(typeof FLAG_FIELDS)[number][1], boolean>>) =>
+  Object.fromEntries(FLAG_FIELDS.map(([snake, camel]) => [snake, x[camel] ?? false]));
 
 /** Collection event; OUs and domains hydrated when the operation selected them, else object ids only. */
-export const event = (e: Json) => ({
+export const event = (e: EventFieldsFragment) => ({
   id: e.id,
   client_id: e.clientId,
   rrule: e.rrule,
@@ -27,7 +38,7 @@ export const event = (e: Json) => ({
   deleted_at: nullTime(e.deletedAt),
 });
 
-export const domainResult = (r: Json) => ({
+export const domainResult = (r: CollectionJobFieldsFragment['domainResults'][number]) => ({
   id: r.id,
   created_at: r.createdAt,
   updated_at: r.updatedAt,
@@ -51,7 +62,24 @@ export const domainResult = (r: Json) => ({
 });
 
 /** Job as embedded in a client (current_job, current_task) and listed to collectors. */
-export const job = (j: Json) => ({
+/** The fields of a job that `job` reads (a missing job is shown with Go's zero values, see noJob). */
+type JobShown = Pick<
+  CollectionJobFieldsFragment,
+  | 'id'
+  | 'clientId'
+  | 'clientName'
+  | 'eventId'
+  | 'executionTime'
+  | 'status'
+  | 'statusMessage'
+  | 'domainController'
+  | 'ous'
+  | 'domains'
+  | 'domainResults'
+> &
+  Partial<CollectionJobFieldsFragment>;
+
+export const job = (j: JobShown) => ({
   id: j.id,
   client_id: j.clientId,
   client_name: j.clientName,
@@ -85,7 +113,7 @@ const noJob = () =>
   });
 
 /** Job in the job-end shape (also jobs/start and job details): statusMessage is camelCase there, ous/domains are ids. */
-export const endedJob = (j: Json) => ({
+export const endedJob = (j: CollectionJobFieldsFragment) => ({
   id: j.id,
   created_at: j.createdAt,
   updated_at: j.updatedAt,
@@ -109,7 +137,7 @@ export const endedJob = (j: Json) => ({
 });
 
 /** Endpoint 7's client. */
-export const client = (c: Json) => ({
+export const client = (c: ClientFieldsFragment) => ({
   id: c.id,
   name: c.name,
   ip_address: c.ipAddress,
@@ -132,4 +160,9 @@ export const client = (c: Json) => ({
   updated_at: c.updatedAt,
 });
 
-export const envelope = <T>(l: Json, items: T[]) => ({ count: l.totalCount, skip: l.skip, limit: l.limit, data: items });
+export const envelope = <T>(l: { totalCount: number; skip: number; limit: number }, items: T[]) => ({
+  count: l.totalCount,
+  skip: l.skip,
+  limit: l.limit,
+  data: items,
+});

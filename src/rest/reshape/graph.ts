@@ -1,25 +1,65 @@
 import type { RestResponse } from '../route.js';
+import { notFound } from '../../errors.js';
 import { time } from '../shapes.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
+import type {
+  DatapipeStatusQuery,
+  JobFieldsFragment,
+  NodeListFieldsFragment,
+  ShortestPathsQuery,
+  UploadJobFilesQuery,
+} from '../../generated/operations.js';
 
 /** NodeList → the API document's pagination envelope of paged node list entries. */
-export const nodeList = (l: Json): RestResponse => ({
+export const nodeList = (l: NodeListFieldsFragment): RestResponse => ({
   body: {
     count: l.totalCount,
     skip: l.skip,
     limit: l.limit,
-    data: l.nodes.map((n: Json) => ({ objectID: n.objectId, name: n.name, label: n.label, kinds: n.kinds })),
+    data: l.nodes.map((n) => ({ objectID: n.objectId, name: n.name, label: n.label, kinds: n.kinds })),
   },
 });
 
 /** A path result: the Graph under `data`; how many paths and whether the cap cut them, as headers. */
-export const paths = (p: Json): RestResponse => ({
+export const paths = (p: ShortestPathsQuery['shortestPaths']): RestResponse => ({
   body: { data: p.graph },
   headers: { 'Path-Count': String(p.pathCount), 'Paths-Truncated': String(p.truncated) },
 });
 
-export const job = (j: Json) => ({
+/** BloodHound's shortest-path answer: nodes keyed by id, edges as a list; 404 when there is no path. */
+export const pathGraph = (p: Json): RestResponse => {
+  const headers = { 'Path-Count': String(p.pathCount), 'Paths-Truncated': String(p.truncated) };
+  if (!p.pathCount) {
+    throw notFound('pathfinding', 'Path not found.');
+  }
+  const nodes = Object.fromEntries(
+    p.nodes.map((n: Json) => [
+      String(n.id),
+      {
+        label: n.name ?? n.objectId,
+        kind: n.label,
+        kinds: n.kinds,
+        objectId: n.objectId,
+        isTierZero: n.kinds.includes('Tag_Tier_Zero'),
+        lastSeen: n.properties.lastseen ?? '',
+        properties: n.properties,
+      },
+    ]),
+  );
+  const edges = p.edges.map((e: Json) => ({
+    source: String(e.source),
+    target: String(e.target),
+    label: e.kind,
+    kind: e.kind,
+    lastSeen: e.properties.lastseen ?? '',
+    properties: e.properties,
+  }));
+  return { body: { data: { nodes, edges } }, headers };
+};
+
+export const job = (j: JobFieldsFragment) => ({
   id: j.id,
   user_id: j.userId,
   client_id: j.clientId,
@@ -32,7 +72,7 @@ export const job = (j: Json) => ({
   failed_files: j.failedFiles,
 });
 
-export const datapipe = (s: Json) => ({
+export const datapipe = (s: DatapipeStatusQuery['datapipeStatus']) => ({
   status: s.status,
   analysis_requested: s.analysisRequested,
   updated_at: s.updatedAt,
@@ -40,7 +80,7 @@ export const datapipe = (s: Json) => ({
   last_analysis_run_at: time(s.lastAnalysisRunAt),
 });
 
-export const file = (f: Json) => ({
+export const file = (f: UploadJobFilesQuery['uploadJob']['files'][number]) => ({
   id: f.id,
   file_name: f.fileName,
   content_type: f.contentType,

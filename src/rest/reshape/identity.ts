@@ -1,10 +1,9 @@
 import { nullString, nullTime, nullUuid } from '../shapes.js';
+import type { GetSelfQuery, PermissionFieldsFragment, TokenFieldsFragment, UserFieldsFragment } from '../../generated/operations.js';
 
 /** GraphQL results (camelCase) → the API document's JSON (snake_case with nullable wrappers). */
 
-type Json = Record<string, any>;
-
-export const permission = (p: Json) => ({
+export const permission = (p: PermissionFieldsFragment) => ({
   id: p.id,
   authority: p.authority,
   name: p.name,
@@ -13,7 +12,7 @@ export const permission = (p: Json) => ({
   deleted_at: nullTime(p.deletedAt),
 });
 
-export const token = (t: Json) => ({
+export const token = (t: TokenFieldsFragment) => ({
   id: t.id,
   created_at: t.createdAt,
   updated_at: t.updatedAt,
@@ -25,7 +24,10 @@ export const token = (t: Json) => ({
   last_access: t.lastAccess ?? t.createdAt,
 });
 
-export const role = (r: Json) => ({
+/** A role as GetSelf selects it (ListUsers leaves its permissions out). */
+type RoleResult = Omit<GetSelfQuery['self']['roles'][number], 'permissions'> & { permissions?: PermissionFieldsFragment[] };
+
+export const role = (r: RoleResult) => ({
   id: r.id,
   name: r.name,
   description: r.description,
@@ -34,7 +36,7 @@ export const role = (r: Json) => ({
   permissions: (r.permissions ?? []).map(permission),
 });
 
-export const user = (u: Json) => ({
+export const user = (u: UserFieldsFragment & { roles?: RoleResult[] }) => ({
   id: u.id,
   principal_name: u.principalName,
   email_address: u.emailAddress,

@@ -19,20 +19,12 @@ const roleIds = z
  * them only when a user is disabled).
  */
 export const accountRoutes = [
-  route({
-    method: 'GET',
-    path: '/api/v2/bloodhound-users/:user_id',
-    context: C,
-    operation: 'GetUser',
+  route('GET', '/api/v2/bloodhound-users/:user_id', C, 'GetUser', {
     input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
     reshape: ({ user }) => data(shape.user(user)),
   }),
-  route({
-    method: 'PATCH',
-    path: '/api/v2/bloodhound-users/:user_id',
-    context: C,
-    operation: 'UpdateUser',
+  route('PATCH', '/api/v2/bloodhound-users/:user_id', C, 'UpdateUser', {
     body: 'json',
     input: {
       ...userId,
@@ -58,20 +50,12 @@ export const accountRoutes = [
     }),
     reshape: () => ({ status: 200 }),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/bloodhound-users/:user_id',
-    context: C,
-    operation: 'DeleteUser',
+  route('DELETE', '/api/v2/bloodhound-users/:user_id', C, 'DeleteUser', {
     input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
     reshape: () => ({ status: 200 }),
   }),
-  route({
-    method: 'PUT',
-    path: '/api/v2/bloodhound-users/:user_id/secret',
-    context: C,
-    operation: 'SetUserSecret',
+  route('PUT', '/api/v2/bloodhound-users/:user_id/secret', C, 'SetUserSecret', {
     body: 'json',
     input: {
       ...userId,
@@ -83,20 +67,12 @@ export const accountRoutes = [
     }),
     reshape: () => ({ status: 200 }),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/bloodhound-users/:user_id/secret',
-    context: C,
-    operation: 'ExpireUserSecret',
+  route('DELETE', '/api/v2/bloodhound-users/:user_id/secret', C, 'ExpireUserSecret', {
     input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
     reshape: () => ({ status: 200 }),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/bloodhound-users/:user_id/sessions',
-    context: C,
-    operation: 'EndUserSessions',
+  route('DELETE', '/api/v2/bloodhound-users/:user_id/sessions', C, 'EndUserSessions', {
     input: userId,
     variables: ({ params }) => ({ id: params.user_id }),
     reshape: ({ endUserSessions }) => data({ ended: endUserSessions }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import { anyObject, intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
-import { data, route, type FormFields, type RestRequest } from '../route.js';
+import { data, noContent, route, type FormFields, type RestRequest } from '../route.js';
 
 /** One form field as text (a file's contents for file fields); 400 in BloodHound's words when missing or repeated. */
 function formValue(fields: FormFields, name: string, required: true): string;
@@ -72,66 +72,38 @@ function loginAnswer(login: { userId: string; sessionToken: string; authExpired:
  */
 export const adminRoutes = [
   // 3
-  route({
-    method: 'POST',
-    path: '/api/v2/saml/providers',
-    context: 'saml',
-    operation: 'CreateSamlProvider',
+  route('POST', '/api/v2/saml/providers', 'saml', 'CreateSamlProvider', {
     body: 'multipart',
     input: { body: z.custom<FormFields>().default({}) },
     variables: ({ body }) => samlForm(body),
     reshape: ({ createSamlProvider }) => data(shape.samlProvider(createSamlProvider)),
   }),
   // 2
-  route({
-    method: 'GET',
-    path: '/api/v2/saml/providers/:saml_provider_id',
-    context: 'saml',
-    operation: 'GetSamlProvider',
+  route('GET', '/api/v2/saml/providers/:saml_provider_id', 'saml', 'GetSamlProvider', {
     deprecatedBy: '/api/v2/sso-providers',
     input: { params: z.object({ saml_provider_id: id }) },
     variables: ({ params }) => ({ id: params.saml_provider_id }),
     reshape: ({ samlProvider }) => data(shape.samlProvider(samlProvider)),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/sso-providers',
-    context: 'sso',
-    operation: 'ListSsoProviders',
+  route('GET', '/api/v2/sso-providers', 'sso', 'ListSsoProviders', {
     reshape: ({ ssoProviders }) => data(ssoProviders.map(shape.ssoProvider)),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/sso-providers/:sso_provider_id',
-    context: 'sso',
-    operation: 'DeleteSsoProvider',
+  route('DELETE', '/api/v2/sso-providers/:sso_provider_id', 'sso', 'DeleteSsoProvider', {
     input: { params: z.object({ sso_provider_id: id }) },
     variables: ({ params }) => ({ id: params.sso_provider_id }),
-    reshape: () => ({ status: 204 }),
+    reshape: noContent,
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/sso/:slug/metadata',
-    context: 'sso',
-    operation: 'SamlMetadata',
+  route('GET', '/api/v2/sso/:slug/metadata', 'sso', 'SamlMetadata', {
     input: { params: slugParams },
     variables: ({ params }) => ({ slug: params.slug }),
     reshape: ({ samlMetadata }) => ({ raw: { data: Buffer.from(samlMetadata), contentType: 'application/samlmetadata+xml' } }),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/sso/:slug/login',
-    context: 'sso',
-    operation: 'SamlLoginUrl',
+  route('GET', '/api/v2/sso/:slug/login', 'sso', 'SamlLoginUrl', {
     input: { params: slugParams, query: z.object({ RelayState: query.string() }) },
     variables: ({ params, query }) => ({ slug: params.slug, relayState: query.RelayState ?? null }),
     reshape: ({ samlLoginUrl }) => ({ status: 302, headers: { Location: samlLoginUrl } }),
   }),
-  route({
-    method: 'POST',
-    path: '/api/v2/sso/:slug/callback',
-    context: 'sso',
-    operation: 'SamlCallback',
+  route('POST', '/api/v2/sso/:slug/callback', 'sso', 'SamlCallback', {
     body: 'form',
     input: { params: slugParams, body: z.object({ SAMLResponse: z.string().min(1, 'is missing from the form.') }) },
     variables: ({ params, body }) => ({ slug: params.slug, samlResponse: body.SAMLResponse }),
@@ -139,164 +111,96 @@ export const adminRoutes = [
   }),
 
   // custom node kinds
-  route({
-    method: 'GET',
-    path: '/api/v2/custom-nodes',
-    context: 'custom-nodes',
-    operation: 'ListCustomNodeKinds',
+  route('GET', '/api/v2/custom-nodes', 'custom-nodes', 'ListCustomNodeKinds', {
     reshape: ({ customNodeKinds }) => data(customNodeKinds.map(shape.customNodeKind)),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/custom-nodes/:kind_name',
-    context: 'custom-nodes',
-    operation: 'GetCustomNodeKind',
+  route('GET', '/api/v2/custom-nodes/:kind_name', 'custom-nodes', 'GetCustomNodeKind', {
     input: { params: kindParams },
     variables: ({ params }) => ({ kindName: params.kind_name }),
     reshape: ({ customNodeKind }) => data(shape.customNodeKind(customNodeKind)),
   }),
-  route({
-    method: 'POST',
-    path: '/api/v2/custom-nodes',
-    context: 'custom-nodes',
-    operation: 'CreateCustomNodeKinds',
+  route('POST', '/api/v2/custom-nodes', 'custom-nodes', 'CreateCustomNodeKinds', {
     body: 'json',
     input: { body: z.object({ custom_types: z.record(z.string(), z.unknown(), { error: 'must be an object of kind name → {icon}.' }) }) },
     variables: ({ body }) => ({ kinds: Object.entries(body.custom_types).map(([kindName, config]) => ({ kindName, config })) }),
     reshape: ({ createCustomNodeKinds }) => ({ status: 201, body: { data: createCustomNodeKinds.map(shape.customNodeKind) } }),
   }),
   // 4: the kind object itself, not wrapped in data
-  route({
-    method: 'PUT',
-    path: '/api/v2/custom-nodes/:kind_name',
-    context: 'custom-nodes',
-    operation: 'UpdateCustomNodeKind',
+  route('PUT', '/api/v2/custom-nodes/:kind_name', 'custom-nodes', 'UpdateCustomNodeKind', {
     body: 'json',
     input: { params: kindParams, body: z.object({ config: z.unknown().refine((v) => v != null, 'must be an object with an icon.') }) },
     variables: ({ params, body }) => ({ kindName: params.kind_name, config: body.config }),
     reshape: ({ updateCustomNodeKind }) => ({ body: shape.customNodeKind(updateCustomNodeKind) }),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/custom-nodes/:kind_name',
-    context: 'custom-nodes',
-    operation: 'DeleteCustomNodeKind',
+  route('DELETE', '/api/v2/custom-nodes/:kind_name', 'custom-nodes', 'DeleteCustomNodeKind', {
     input: { params: kindParams },
     variables: ({ params }) => ({ kindName: params.kind_name }),
-    reshape: () => ({ status: 204 }),
+    reshape: noContent,
   }),
 
   // asset group tags (zones and labels)
   // 5
-  route({
-    method: 'POST',
-    path: '/api/v2/asset-group-tags/certifications',
-    context: 'asset-group-tags',
-    operation: 'CertifyMembers',
+  route('POST', '/api/v2/asset-group-tags/certifications', 'asset-group-tags', 'CertifyMembers', {
     body: 'json',
     input: { body: z.object({ member_ids: z.unknown().optional(), note: z.string().nullish(), action: z.unknown().optional() }) },
     variables: ({ body }) => ({ memberIds: body.member_ids ?? null, note: body.note ?? null, action: body.action ?? null }),
     reshape: ({ certifyMembers }) => data(certifyMembers),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/asset-group-tags',
-    context: 'asset-group-tags',
-    operation: 'ListAssetGroupTags',
+  route('GET', '/api/v2/asset-group-tags', 'asset-group-tags', 'ListAssetGroupTags', {
     reshape: ({ assetGroupTags }) => data({ tags: assetGroupTags.map(shape.tag) }),
   }),
-  route({
-    method: 'POST',
-    path: '/api/v2/asset-group-tags',
-    context: 'asset-group-tags',
-    operation: 'CreateAssetGroupTag',
+  route('POST', '/api/v2/asset-group-tags', 'asset-group-tags', 'CreateAssetGroupTag', {
     body: 'json',
     input: { body: anyObject },
     variables: ({ body }) => ({ input: camelKeys(body) }),
     reshape: ({ createAssetGroupTag }) => ({ status: 201, body: { data: shape.tag(createAssetGroupTag) } }),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/asset-group-tags/:tag_id',
-    context: 'asset-group-tags',
-    operation: 'GetAssetGroupTag',
+  route('GET', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'GetAssetGroupTag', {
     input: { params: tagParams },
     variables: ({ params }) => ({ id: params.tag_id }),
     reshape: ({ assetGroupTag }) => data(shape.tag(assetGroupTag)),
   }),
-  route({
-    method: 'PATCH',
-    path: '/api/v2/asset-group-tags/:tag_id',
-    context: 'asset-group-tags',
-    operation: 'UpdateAssetGroupTag',
+  route('PATCH', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'UpdateAssetGroupTag', {
     body: 'json',
     input: { params: tagParams, body: anyObject },
     variables: ({ params, body }) => ({ id: params.tag_id, input: camelKeys(body) }),
     reshape: ({ updateAssetGroupTag }) => data(shape.tag(updateAssetGroupTag)),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/asset-group-tags/:tag_id',
-    context: 'asset-group-tags',
-    operation: 'DeleteAssetGroupTag',
+  route('DELETE', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'DeleteAssetGroupTag', {
     input: { params: tagParams },
     variables: ({ params }) => ({ id: params.tag_id }),
-    reshape: () => ({ status: 204 }),
+    reshape: noContent,
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/asset-group-tags/:tag_id/selectors',
-    context: 'asset-group-tags',
-    operation: 'ListAssetGroupSelectors',
+  route('GET', '/api/v2/asset-group-tags/:tag_id/selectors', 'asset-group-tags', 'ListAssetGroupSelectors', {
     input: { params: tagParams },
     variables: ({ params }) => ({ id: params.tag_id }),
     reshape: ({ assetGroupTag }) => data({ selectors: assetGroupTag.selectors.map(shape.selector) }),
   }),
-  route({
-    method: 'POST',
-    path: '/api/v2/asset-group-tags/:tag_id/selectors',
-    context: 'asset-group-tags',
-    operation: 'CreateAssetGroupSelector',
+  route('POST', '/api/v2/asset-group-tags/:tag_id/selectors', 'asset-group-tags', 'CreateAssetGroupSelector', {
     body: 'json',
     input: { params: tagParams, body: anyObject },
     variables: ({ params, body }) => ({ tagId: params.tag_id, input: camelKeys(body) }),
     reshape: ({ createAssetGroupSelector }) => ({ status: 201, body: { data: shape.selector(createAssetGroupSelector) } }),
   }),
-  route({
-    method: 'PATCH',
-    path: '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id',
-    context: 'asset-group-tags',
-    operation: 'UpdateAssetGroupSelector',
+  route('PATCH', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id', 'asset-group-tags', 'UpdateAssetGroupSelector', {
     body: 'json',
     input: { params: selectorParams, body: anyObject },
     variables: ({ params, body }) => ({ tagId: params.tag_id, id: params.selector_id, input: camelKeys(body) }),
     reshape: ({ updateAssetGroupSelector }) => data(shape.selector(updateAssetGroupSelector)),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id',
-    context: 'asset-group-tags',
-    operation: 'DeleteAssetGroupSelector',
+  route('DELETE', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id', 'asset-group-tags', 'DeleteAssetGroupSelector', {
     input: { params: selectorParams },
     variables: ({ params }) => ({ tagId: params.tag_id, id: params.selector_id }),
-    reshape: () => ({ status: 204 }),
+    reshape: noContent,
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/asset-group-tags/:tag_id/members',
-    context: 'asset-group-tags',
-    operation: 'ListAssetGroupMembers',
+  route('GET', '/api/v2/asset-group-tags/:tag_id/members', 'asset-group-tags', 'ListAssetGroupMembers', {
     input: { params: tagParams, query: z.object({ skip: query.int(), limit: query.int(), selector_id: query.int(1) }) },
     variables: ({ params, query }) => ({ id: params.tag_id, skip: query.skip, limit: query.limit, selectorId: query.selector_id }),
     reshape: ({ assetGroupTag: { members: m } }) => ({
       body: { count: m.totalCount, skip: m.skip, limit: m.limit, data: { members: m.members.map(shape.member) } },
     }),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/asset-group-tags/:tag_id/members/:member_id',
-    context: 'asset-group-tags',
-    operation: 'GetAssetGroupMember',
+  route('GET', '/api/v2/asset-group-tags/:tag_id/members/:member_id', 'asset-group-tags', 'GetAssetGroupMember', {
     input: { params: z.object({ tag_id: id, member_id: id }) },
     variables: ({ params }) => ({ tagId: params.tag_id, memberId: params.member_id }),
     reshape: ({ assetGroupMember: m }) =>

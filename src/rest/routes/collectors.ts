@@ -4,7 +4,7 @@ import { FLAG_FIELDS } from '../../services/events.js';
 import { field, intText, query } from '../params.js';
 import * as shape from '../reshape/collectors.js';
 import { token } from '../reshape/identity.js';
-import { data, route } from '../route.js';
+import { accepted, data, noContent, route } from '../route.js';
 
 /** Collection flags, OUs and domains of an event or task body; `collectionInput` renames them as GraphQL does. */
 const collectionBody = {
@@ -43,11 +43,7 @@ export const eventFilters = (q: Record<string, unknown>) =>
  */
 export const collectorRoutes = [
   // --- the collector lifecycle (client tokens only; users get 404) ---
-  route({
-    method: 'PUT',
-    path: '/api/v2/clients/update',
-    context: 'clients',
-    operation: 'ClientCheckin',
+  route('PUT', '/api/v2/clients/update', 'clients', 'ClientCheckin', {
     body: 'json',
     input: {
       body: z.object({
@@ -62,35 +58,15 @@ export const collectorRoutes = [
     reshape: ({ clientCheckin }) => data(shape.client(clientCheckin)),
   }),
   // 13
-  route({
-    method: 'POST',
-    path: '/api/v2/clients/error',
-    context: 'clients',
-    operation: 'LogClientError',
+  route('POST', '/api/v2/clients/error', 'clients', 'LogClientError', {
     body: 'json',
     input: { body: z.object({ task_error: z.string(), additional: z.unknown().optional() }) },
     variables: ({ body }) => ({ taskError: body.task_error, additional: body.additional ?? null }),
-    reshape: () => ({ status: 204 }),
+    reshape: noContent,
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/jobs/available',
-    context: 'jobs',
-    operation: 'AvailableJobs',
-    reshape: ({ availableJobs }) => data(availableJobs.map(shape.job)),
-  }),
-  route({
-    method: 'GET',
-    path: '/api/v2/jobs/current',
-    context: 'jobs',
-    operation: 'CurrentJob',
-    reshape: ({ currentJob }) => data(shape.job(currentJob)),
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v2/jobs/start',
-    context: 'jobs',
-    operation: 'StartJob',
+  route('GET', '/api/v2/jobs/available', 'jobs', 'AvailableJobs', { reshape: ({ availableJobs }) => data(availableJobs.map(shape.job)) }),
+  route('GET', '/api/v2/jobs/current', 'jobs', 'CurrentJob', { reshape: ({ currentJob }) => data(shape.job(currentJob)) }),
+  route('POST', '/api/v2/jobs/start', 'jobs', 'StartJob', {
     body: 'json',
     input: {
       body: z.object({
@@ -105,11 +81,7 @@ export const collectorRoutes = [
     reshape: ({ startJob }) => data(shape.endedJob(startJob)),
   }),
   // 10: no body (or an empty one) means COMPLETE
-  route({
-    method: 'POST',
-    path: '/api/v2/jobs/end',
-    context: 'jobs',
-    operation: 'EndJob',
+  route('POST', '/api/v2/jobs/end', 'jobs', 'EndJob', {
     body: 'json',
     input: {
       body: z
@@ -122,43 +94,27 @@ export const collectorRoutes = [
     variables: ({ body }) => ({ status: body?.status == null ? null : String(body.status), message: body?.message ?? null }),
     reshape: ({ endJob }) => data(shape.endedJob(endJob)),
   }),
-  route({
-    method: 'POST',
-    path: '/api/v2/ingest',
-    context: 'ingest',
-    operation: 'IngestCollection',
+  route('POST', '/api/v2/ingest', 'ingest', 'IngestCollection', {
     body: 'upload',
     variables: (_input, req) => {
       if (!req.upload) throw badRequest('ingest', 'The request has no body: send the collected JSON as the body.');
       return { file: req.upload };
     },
-    reshape: () => ({ status: 202 }),
+    reshape: accepted,
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/jobs/:job_id',
-    context: 'jobs',
-    operation: 'GetJob',
+  route('GET', '/api/v2/jobs/:job_id', 'jobs', 'GetJob', {
     input: { params: jobParams },
     variables: ({ params }) => ({ id: params.job_id }),
     reshape: ({ collectionJob }) => data(shape.endedJob(collectionJob)),
   }),
 
   // --- clients (administration) ---
-  route({
-    method: 'GET',
-    path: '/api/v2/clients',
-    context: 'clients',
-    operation: 'ListClients',
+  route('GET', '/api/v2/clients', 'clients', 'ListClients', {
     input: { query: z.object(page) },
     variables: ({ query }) => query,
     reshape: ({ clients }) => ({ body: shape.envelope(clients, clients.clients.map(shape.client)) }),
   }),
-  route({
-    method: 'POST',
-    path: '/api/v2/clients',
-    context: 'clients',
-    operation: 'CreateClient',
+  route('POST', '/api/v2/clients', 'clients', 'CreateClient', {
     body: 'json',
     input: {
       body: z.object({
@@ -171,58 +127,34 @@ export const collectorRoutes = [
     reshape: ({ createClient }) => data(shape.client(createClient)),
   }),
   // 7
-  route({
-    method: 'GET',
-    path: '/api/v2/clients/:client_id',
-    context: 'clients',
-    operation: 'GetClient',
+  route('GET', '/api/v2/clients/:client_id', 'clients', 'GetClient', {
     input: { params: clientParams, query: z.object(hydrate) },
     variables: ({ params, query }) => ({ id: params.client_id, ...hydrateVariables(query) }),
     reshape: ({ client }) => data(shape.client(client)),
   }),
-  route({
-    method: 'PUT',
-    path: '/api/v2/clients/:client_id',
-    context: 'clients',
-    operation: 'UpdateClient',
+  route('PUT', '/api/v2/clients/:client_id', 'clients', 'UpdateClient', {
     body: 'json',
     input: { params: clientParams, body: z.object({ name: field.string(), domain_controller: field.string() }) },
     variables: ({ params, body }) => ({ id: params.client_id, input: { name: body.name, domainController: body.domain_controller } }),
     reshape: ({ updateClient }) => data(shape.client(updateClient)),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/clients/:client_id',
-    context: 'clients',
-    operation: 'DeleteClient',
+  route('DELETE', '/api/v2/clients/:client_id', 'clients', 'DeleteClient', {
     input: { params: clientParams },
     variables: ({ params }) => ({ id: params.client_id }),
-    reshape: () => ({ status: 204 }),
+    reshape: noContent,
   }),
-  route({
-    method: 'PUT',
-    path: '/api/v2/clients/:client_id/token',
-    context: 'clients',
-    operation: 'RegenerateClientToken',
+  route('PUT', '/api/v2/clients/:client_id/token', 'clients', 'RegenerateClientToken', {
     input: { params: clientParams },
     variables: ({ params }) => ({ id: params.client_id }),
     reshape: ({ regenerateClientToken }) => data(token(regenerateClientToken)),
   }),
-  route({
-    method: 'POST',
-    path: '/api/v2/clients/:client_id/tasks',
-    context: 'clients',
-    operation: 'CreateTask',
+  route('POST', '/api/v2/clients/:client_id/tasks', 'clients', 'CreateTask', {
     body: 'json',
     input: { params: clientParams, body: z.object(collectionBody).optional() },
     variables: ({ params, body }) => ({ clientId: params.client_id, input: collectionInput(body ?? {}) }),
     reshape: ({ createTask }) => data(shape.endedJob(createTask)),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/clients/:client_id/jobs',
-    context: 'clients',
-    operation: 'ClientJobs',
+  route('GET', '/api/v2/clients/:client_id/jobs', 'clients', 'ClientJobs', {
     input: { params: clientParams, query: z.object(page) },
     variables: ({ params, query }) => ({ id: params.client_id, ...query }),
     reshape: ({ client }) => ({ body: shape.envelope(client.jobs, client.jobs.jobs.map(shape.endedJob)) }),
@@ -230,11 +162,7 @@ export const collectorRoutes = [
 
   // --- scheduled collection events ---
   // 16
-  route({
-    method: 'GET',
-    path: '/api/v2/events',
-    context: 'events',
-    operation: 'ListEvents',
+  route('GET', '/api/v2/events', 'events', 'ListEvents', {
     input: { query: z.looseObject({ ...page, sort_by: query.many(), ...hydrate }) },
     variables: ({ query }) => ({
       skip: query.skip,
@@ -246,11 +174,7 @@ export const collectorRoutes = [
     reshape: ({ events }) => ({ body: shape.envelope(events, events.events.map(shape.event)) }),
   }),
   // 17
-  route({
-    method: 'POST',
-    path: '/api/v2/events',
-    context: 'events',
-    operation: 'CreateEvent',
+  route('POST', '/api/v2/events', 'events', 'CreateEvent', {
     body: 'json',
     input: {
       query: z.object(hydrate),
@@ -266,46 +190,35 @@ export const collectorRoutes = [
     }),
     reshape: ({ createEvent }) => data(shape.event(createEvent)),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/events/:event_id',
-    context: 'events',
-    operation: 'GetEvent',
+  route('GET', '/api/v2/events/:event_id', 'events', 'GetEvent', {
     input: { params: eventParams, query: z.object(hydrate) },
     variables: ({ params, query }) => ({ id: params.event_id, ...hydrateVariables(query) }),
     reshape: ({ event }) => data(shape.event(event)),
   }),
-  route({
-    method: 'DELETE',
-    path: '/api/v2/events/:event_id',
-    context: 'events',
-    operation: 'DeleteEvent',
+  route('DELETE', '/api/v2/events/:event_id', 'events', 'DeleteEvent', {
     input: { params: eventParams },
     variables: ({ params }) => ({ id: params.event_id }),
-    reshape: () => ({ status: 204 }),
+    reshape: noContent,
   }),
 
   // --- collector releases (both editions) ---
-  route({
-    method: 'GET',
-    path: '/api/v2/collectors/:collector_type',
-    context: 'collectors',
-    operation: 'CollectorManifest',
+  route('GET', '/api/v2/collectors/:collector_type', 'collectors', 'CollectorManifest', {
     input: { params: z.object({ collector_type: z.string() }) },
-    variables: ({ params }) => ({ type: params.collector_type }),
+    variables: ({ params }) => ({ type: collectorType(params.collector_type) }),
     reshape: ({ collectorManifest: m }) => data({ latest: m.latest ?? '', versions: m.versions }),
   }),
   // 15
-  route({
-    method: 'GET',
-    path: '/api/v2/collectors/:collector_type/:release_tag/checksum',
-    context: 'collectors',
-    operation: 'CollectorChecksum',
+  route('GET', '/api/v2/collectors/:collector_type/:release_tag/checksum', 'collectors', 'CollectorChecksum', {
     input: { params: z.object({ collector_type: z.string(), release_tag: z.string() }) },
-    variables: ({ params }) => ({ type: params.collector_type, releaseTag: params.release_tag }),
+    variables: ({ params }) => ({ type: collectorType(params.collector_type), releaseTag: params.release_tag }),
     reshape: ({ collectorChecksum: c }) => ({
       raw: { data: Buffer.from(c.content, 'utf8'), contentType: 'application/octet-stream' },
       headers: { 'Content-Disposition': `attachment; filename="${c.fileName}"` },
     }),
   }),
 ];
+
+/** BloodHound's collector names (`sharphound`, `azurehound`) are aliases of the API document's ones (issue 12). */
+function collectorType(t: string): string {
+  return t === 'sharphound' ? 'collector_ad' : t === 'azurehound' ? 'collector_azure' : t;
+}

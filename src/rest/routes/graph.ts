@@ -25,22 +25,14 @@ function entityList<L extends OperationName, G extends OperationName>(
   graphOp: G,
 ) {
   return [
-    route({
-      method: 'GET',
-      path,
-      context,
-      operation: listOp,
+    route('GET', path, context, listOp, {
       input: { params: objectParams, query: listQuery },
       when: ({ query }) => query.type === 'list',
       variables: ({ params, query }) =>
         ({ objectId: params.object_id, skip: query.skip, limit: query.limit, sortBy: query.sort_by }) as Variables<L>,
       reshape: (r) => shape.nodeList(listOf(r)),
     }),
-    route({
-      method: 'GET',
-      path,
-      context,
-      operation: graphOp,
+    route('GET', path, context, graphOp, {
       input: { params: objectParams, query: listQuery },
       when: ({ query }) => query.type === 'graph',
       variables: ({ params }) => ({ objectId: params.object_id }) as Variables<G>,
@@ -57,21 +49,14 @@ const pathQuery = {
 
 export const graphRoutes = [
   // 1 (deprecated): every relationship kind, as BloodHound's /pathfinding.
-  route({
-    method: 'GET',
-    path: '/api/v2/pathfinding',
-    context: 'pathfinding',
-    operation: 'ShortestPaths',
+  route('GET', '/api/v2/pathfinding', 'pathfinding', 'ShortestPaths', {
     deprecatedBy: '/api/v2/graphs/shortest-path',
     input: { query: z.object(pathQuery) },
     variables: ({ query }) => ({ start: query.start_node, end: query.end_node, allKinds: true }),
     reshape: ({ shortestPaths }) => shape.paths(shortestPaths),
   }),
-  route({
-    method: 'GET',
-    path: '/api/v2/graphs/shortest-path',
-    context: 'pathfinding',
-    operation: 'ShortestPaths',
+  // BloodHound's shape: {data: {nodes, edges}}, 404 when there is no path (issue 12).
+  route('GET', '/api/v2/graphs/shortest-path', 'pathfinding', 'ShortestPathGraph', {
     input: { query: z.object({ ...pathQuery, relationship_kinds: query.string(), only_traversable: query.bool(false) }) },
     variables: ({ query }) => ({
       start: query.start_node,
@@ -79,14 +64,10 @@ export const graphRoutes = [
       relationshipKinds: query.relationship_kinds ?? null,
       onlyTraversable: query.only_traversable,
     }),
-    reshape: ({ shortestPaths }) => shape.paths(shortestPaths),
+    reshape: ({ shortestPaths }) => shape.pathGraph(shortestPaths),
   }),
   // 6: `count` is the API document's name; BloodHound's clients send `counts`. One operation, counts on demand.
-  route({
-    method: 'GET',
-    path: '/api/v2/users/:object_id',
-    context: 'users',
-    operation: 'GetUserEntity',
+  route('GET', '/api/v2/users/:object_id', 'users', 'GetUserEntity', {
     input: { params: objectParams, query: z.object({ count: query.optBool(), counts: query.optBool() }) },
     variables: ({ params, query }) => ({ objectId: params.object_id, counts: query.count ?? query.counts ?? true }),
     reshape: ({ userEntity: { node, counts } }) => data({ kinds: node.kinds, props: node.properties, ...counts }),

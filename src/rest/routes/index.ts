@@ -1,10 +1,24 @@
 import type { RestRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
+import { aliasRoutes, jobListRoutes, roleRoutes } from './aliases.js';
 import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
 import { datapipeRoutes } from './datapipe.js';
+import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
+import { searchRoutes } from './search.js';
+import { tagRoutes } from './tag-routes.js';
+
+const DECLARED: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
-export const ROUTES: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
+export const ROUTES: RestRoute[] = [
+  ...DECLARED,
+  ...entityRoutes(DECLARED),
+  ...searchRoutes,
+  ...roleRoutes,
+  ...jobListRoutes,
+  ...tagRoutes,
+  ...aliasRoutes(DECLARED),
+];

@@ -1,5 +1,5 @@
-import type { Session } from '../session.js';
-import type { BodySource } from '../../services/tokens.js';
+import type { BodySource } from '../../auth/body-source.js';
+import type { Session } from '../../auth/session.js';
 
 /** The parts of an HTTP request authentication looks at. */
 export interface AuthRequest {

@@ -1,7 +1,7 @@
 import { unauthorized } from '../../errors.js';
 import type { TokensService } from '../../services/tokens.js';
 import { isUuid } from '../../services/validate.js';
-import { decodeSignature, parseRequestDate, SIGNATURE_SCHEMES } from '../signature.js';
+import { decodeSignature, parseRequestDate, SIGNATURE_SCHEMES } from '../../auth/signature.js';
 import type { AuthStrategy } from './types.js';
 
 const reject = (what: string) => unauthorized('auth', `Signed request rejected: ${what}`);

@@ -1,0 +1,92 @@
+import { PgGraphStore } from '../../src/graph/pg/store';
+import { createTestDb, type TestDb } from '../helpers/db';
+
+/**
+ * The graph writer's merge rules, the same on both write paths (COPY + set-based merge on a server, parameterised
+ * statements on PGlite): kinds unioned, incoming properties win, placeholder endpoints, edges by node id, and
+ * values COPY's text format would otherwise mangle.
+ */
+describe('graph writer', () => {
+  let t: TestDb;
+  let store: PgGraphStore;
+  beforeAll(async () => {
+    t = await createTestDb();
+    store = new PgGraphStore(t.db);
+  });
+  afterAll(() => t.drop());
+
+  const HOSTILE = 'TAB\tNL\nCR\rBS\\ \\N quote" ünï 𝄞';
+
+  it('merges nodes and edges, creates typed placeholders and keeps hostile bytes intact', async () => {
+    await store.write(async (w) => {
+      await w.upsertNodes([
+        { objectid: 'A', kinds: ['Base', 'User'], properties: { name: HOSTILE, n: 1, keep: true } },
+        { objectid: 'A', kinds: ['Tag'], properties: { n: 2 } },
+      ]);
+      await w.upsertEdges([
+        { start: 'A', end: 'P\tQ', kind: 'MemberOf', properties: { lastseen: 'x', note: HOSTILE }, startKind: 'User', endKind: 'Group' },
+        { start: 'A', end: 'P\tQ', kind: 'MemberOf', properties: { extra: 1 } },
+      ]);
+    });
+    await store.write(async (w) => {
+      await w.upsertNodes([{ objectid: 'A', kinds: ['User', 'Other'], properties: { n: 3 } }]);
+      await w.upsertEdges([{ start: 'A', end: 'P\tQ', kind: 'MemberOf', properties: { later: true } }]);
+    });
+    const a = (await store.nodeByObjectId('A'))!;
+    expect(a.kinds.sort()).toEqual(['Base', 'Other', 'Tag', 'User']);
+    expect(a.properties).toEqual({ name: HOSTILE, n: 3, keep: true });
+    const p = (await store.nodeByObjectId('P\tQ'))!;
+    expect(p.kinds.sort()).toEqual(['Base', 'Group']);
+    expect(p.properties).toEqual({ objectid: 'P\tQ', lastseen: 'x' });
+    const [e] = await store.edgesByTriples([{ startId: a.id, endId: p.id, kind: 'MemberOf' }]);
+    expect(e!.properties).toEqual({ lastseen: 'x', note: HOSTILE, extra: 1, later: true });
+  });
+
+  it('inserts edges by node id in streamed batches, merging repeats', async () => {
+    const a = (await store.nodeByObjectId('A'))!;
+    const p = (await store.nodeByObjectId('P\tQ'))!;
+    const written = await store.write(async (w) => {
+      const ids = await w.nodeIds(['A', 'P\tQ', 'MISSING']);
+      expect([...ids.entries()].sort()).toEqual([
+        ['A', a.id],
+        ['P\tQ', p.id],
+      ]);
+      return w.insertEdgesByNodeId(
+        (function* () {
+          yield { startId: a.id, endId: p.id, kind: 'AdminTo', properties: { x: 1 } };
+          yield { startId: a.id, endId: p.id, kind: 'AdminTo', properties: { y: HOSTILE } };
+          yield { startId: p.id, endId: a.id, kind: 'NewKind', properties: {} };
+        })(),
+      );
+    });
+    expect(written).toBe(2);
+    const edges = await store.edgesByTriples([
+      { startId: a.id, endId: p.id, kind: 'AdminTo' },
+      { startId: p.id, endId: a.id, kind: 'NewKind' },
+    ]);
+    expect(edges.map((e) => [e.kind, e.properties]).sort()).toEqual([
+      ['AdminTo', { x: 1, y: HOSTILE }],
+      ['NewKind', {}],
+    ]);
+  });
+
+  it('writes nothing of a transaction that fails, even with a batch still in flight', async () => {
+    const before = await store.counts();
+    await expect(
+      store.write(async (w) => {
+        await w.upsertNodes([{ objectid: 'GONE', kinds: ['Base'], properties: {} }]);
+        await w.upsertEdges([{ start: 'GONE', end: 'GONE2', kind: 'MemberOf', properties: {} }]);
+        throw new Error('caller failed');
+      }),
+    ).rejects.toThrow('caller failed');
+    await expect(
+      store.write(async (w) => {
+        // A NUL is not storable in jsonb: the database refuses the batch, the whole write rolls back.
+        await w.upsertNodes([{ objectid: 'BAD', kinds: ['Base'], properties: { v: 'a\u0000b' } }]);
+        await w.upsertNodes([{ objectid: 'AFTER', kinds: ['Base'], properties: {} }]);
+      }),
+    ).rejects.toThrow();
+    expect(await store.counts()).toEqual(before);
+    expect(await store.nodeByObjectId('GONE')).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { apiToken, expectWrapper, useTestApp } from '../helpers/app';
+import { TESTLAB } from '../helpers/fixtures';
+import { uploadJob } from '../helpers/upload';
+
+describe('asset-group-tag reads of BloodHound (issue 12)', () => {
+  const t = useTestApp();
+  const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });
+  const get = (p: string) => request(t.app).get(p).set(admin());
+  let tierZero: number;
+
+  beforeAll(async () => {
+    const token = await apiToken(t.app, t.adminJwt);
+    await uploadJob(
+      t.app,
+      token,
+      fs.readdirSync(TESTLAB).map((f) => path.join(TESTLAB, f)),
+    );
+    await t.services.datapipe.drain();
+    tierZero = (await get('/api/v2/asset-group-tags')).body.data.tags.find((x: { name: string }) => x.name === 'Tier Zero').id;
+  });
+
+  it('counts members per primary kind (not taken for a member id)', async () => {
+    const tag = (await get(`/api/v2/asset-group-tags/${tierZero}`)).body.data;
+    const res = await get(`/api/v2/asset-group-tags/${tierZero}/members/counts`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.total_count).toBe(tag.member_count);
+    const sum = Object.values(res.body.data.counts as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(sum).toBe(tag.member_count);
+    expect(res.body.data.counts.Group).toBeGreaterThan(0);
+  });
+
+  it('reads one selector and its members', async () => {
+    const selectors = (await get(`/api/v2/asset-group-tags/${tierZero}/selectors`)).body.data.selectors;
+    const s = selectors[0];
+    const one = await get(`/api/v2/asset-group-tags/${tierZero}/selectors/${s.id}`);
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual(s);
+    const members = await get(`/api/v2/asset-group-tags/${tierZero}/selectors/${s.id}/members?limit=5`);
+    expect(members.status).toBe(200);
+    expect(members.body).toMatchObject({ skip: 0, limit: 5, data: { members: expect.any(Array) } });
+    const counts = await get(`/api/v2/asset-group-tags/${tierZero}/members/counts?selector_id=${s.id}`);
+    expect(counts.body.data.total_count).toBe(members.body.count);
+  });
+
+  it('404 for an unknown selector or tag, 400 for a bad id, 401 without credentials', async () => {
+    expectWrapper(await get(`/api/v2/asset-group-tags/${tierZero}/selectors/999999`), 404);
+    expectWrapper(await get('/api/v2/asset-group-tags/999999/members/counts'), 404);
+    expectWrapper(await get(`/api/v2/asset-group-tags/${tierZero}/selectors/abc`), 400);
+    expectWrapper(await request(t.app).get(`/api/v2/asset-group-tags/${tierZero}/members/counts`), 401);
+  });
+});
