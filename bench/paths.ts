@@ -1,80 +1,211 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Database } from '../src/db/pool';
 import { GraphIndex } from '../src/graph/index/graph-index';
 import { allShortestPaths } from '../src/graph/index/shortest-paths';
 import { PgGraphStore } from '../src/graph/pg/store';
-import { benchDatabase, ratio } from './harness';
+import { GraphIndexHolder } from '../src/services/graph-index-holder';
+import { benchDatabase, log, ratio } from './harness';
+import { collectGarbage, smoke, summarise } from './stats';
 
 /**
  * All-shortest-paths on a random directed graph (70 % of edges into a hub set of n/20 nodes, as in the perf
- * anchors' worst case): the in-memory index against the store's recursive-SQL reference, same pairs, same run.
- * Sizes: BENCH_NODES (default 20000), BENCH_EDGES (default 200000).
+ * anchors' worst case), the same random reachable pairs through three methods in the same run:
+ *  (a) the in-memory index (bidirectional BFS over compressed sparse rows, then path enumeration, ≤ 1,000 paths);
+ *  (b) a level-by-level bidirectional BFS in SQL as BloodHound's PostgreSQL harness runs it: one parameterised
+ *      query per frontier level over the edge table, always expanding the smaller side, visited nodes excluded in
+ *      SQL; it stops at the meeting level (it finds the length and the last level's edges, enumerates nothing, so
+ *      it does less work than (a));
+ *  (c) the store's recursive-CTE reference (all shortest paths in one query), on the first few pairs only.
+ * Also: index build time and retained bytes per edge, and a rebuild through the holder while queries run.
+ * Sizes: BENCH_NODES (default 20000), BENCH_EDGES (default 200000); BENCH_PAIRS (1000), BENCH_BFS_PAIRS (all),
+ * BENCH_RECURSIVE_PAIRS (3). BENCH_SMOKE=1 makes it tiny.
  */
 export async function pathsBench(): Promise<Record<string, unknown>> {
-  const n = Number(process.env.BENCH_NODES ?? 20_000);
-  const m = Number(process.env.BENCH_EDGES ?? 200_000);
+  const n = smoke ? 2_000 : Number(process.env.BENCH_NODES ?? 20_000);
+  const m = smoke ? 20_000 : Number(process.env.BENCH_EDGES ?? 200_000);
+  const pairCount = smoke ? 20 : Number(process.env.BENCH_PAIRS ?? 1000);
   const store = await benchDatabase();
   try {
     const loadStarted = Date.now();
-    await store.db.query(`insert into graph_kinds (name) select 'K' || g from generate_series(0, 4) g on conflict do nothing`);
-    await store.db.query(
-      `insert into graph_nodes (objectid, kind_ids, properties) select 'N' || g, '{}', jsonb_build_object('objectid', 'N' || g) from generate_series(0, $1 - 1) g`,
-      [n],
-    );
-    await store.db.query(
-      `insert into graph_edges (start_id, end_id, kind_id)
-       select s, t, k from (
-         select 1 + floor(random() * $1)::bigint as s,
-                case when random() < 0.7 then 1 + floor(random() * ($1 / 20))::bigint else 1 + floor(random() * $1)::bigint end as t,
-                (select min(id) from graph_kinds where name like 'K%') + floor(random() * 5)::smallint as k
-         from generate_series(1, $2)) e
-       where s <> t on conflict do nothing`,
-      [n, m],
-    );
-    await store.db.query('analyze graph_nodes; analyze graph_edges');
+    await randomGraph(store.db, n, m);
     const loadMs = Date.now() - loadStarted;
     const graph = new PgGraphStore(store.db);
 
+    collectGarbage();
+    const memBefore = process.memoryUsage();
     const buildStarted = process.hrtime.bigint();
     const index = await GraphIndex.build(graph);
     const buildMs = Number(process.hrtime.bigint() - buildStarted) / 1e6;
+    collectGarbage();
+    const memAfter = process.memoryUsage();
+    const retained = memAfter.heapUsed + memAfter.arrayBuffers - (memBefore.heapUsed + memBefore.arrayBuffers);
 
-    // The same random pairs for both; pairs are store ids.
+    // Random pairs (store ids) that are reachable, found with the index; the same list goes to every method.
     let seed = 42;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    const pairs = Array.from(
-      { length: 200 },
-      () => [index.dbId(Math.floor(next() * index.nodeCount)), index.dbId(Math.floor(next() * index.nodeCount))] as const,
-    );
+    const pairs: [number, number][] = [];
+    for (let tries = 0; pairs.length < pairCount && tries < pairCount * 50; tries++) {
+      const s = Math.floor(next() * index.nodeCount);
+      const t = Math.floor(next() * index.nodeCount);
+      if (s !== t && allShortestPaths(index, s, t, { kinds: null, maxPaths: 1 }).length > 0) pairs.push([index.dbId(s), index.dbId(t)]);
+    }
 
-    const idxStarted = process.hrtime.bigint();
-    const idxCounts = pairs.map(
-      ([s, t]) => allShortestPaths(index, index.dense(s), index.dense(t), { kinds: null, maxPaths: 1000 }).paths.length,
-    );
-    const idxMs = Number(process.hrtime.bigint() - idxStarted) / 1e6;
+    // (a) the index, one timing per query
+    const idxTimes: number[] = [];
+    const idxLengths: number[] = [];
+    for (const [s, t] of pairs) {
+      const started = process.hrtime.bigint();
+      const r = allShortestPaths(index, index.dense(s), index.dense(t), { kinds: null, maxPaths: 1000 });
+      idxTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
+      idxLengths.push(r.length);
+    }
 
-    const sqlPairs = pairs.slice(0, Number(process.env.BENCH_SQL_PAIRS ?? 20));
-    const sqlStarted = process.hrtime.bigint();
-    const sqlCounts: number[] = [];
-    for (const [s, t] of sqlPairs) sqlCounts.push((await graph.allShortestPaths(s, t, null, 15)).length);
-    const sqlMs = Number(process.hrtime.bigint() - sqlStarted) / 1e6;
-    // Path counts agree where neither side hit the 1,000-path cap.
-    const agree = sqlPairs.every((_, i) => sqlCounts[i] === idxCounts[i] || (idxCounts[i] === 1000 && sqlCounts[i]! >= 1000));
+    // (b) level-by-level bidirectional BFS in SQL
+    const bfsPairs = pairs.slice(0, Number(process.env.BENCH_BFS_PAIRS ?? pairs.length));
+    const bfsTimes: number[] = [];
+    let bfsQueries = 0;
+    let bfsAgree = true;
+    for (const [i, [s, t]] of bfsPairs.entries()) {
+      const started = process.hrtime.bigint();
+      const r = await sqlBidirectionalBfs(store.db, s, t, 15);
+      bfsTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
+      bfsQueries += r.queries;
+      if (r.length !== idxLengths[i]) bfsAgree = false;
+    }
 
-    const perIdx = idxMs / pairs.length;
-    const perSql = sqlMs / sqlPairs.length;
+    // (c) the recursive query
+    const recPairs = pairs.slice(0, smoke ? 2 : Number(process.env.BENCH_RECURSIVE_PAIRS ?? 3));
+    const recTimes: number[] = [];
+    let recAgree = true;
+    for (const [i, [s, t]] of recPairs.entries()) {
+      const started = process.hrtime.bigint();
+      const paths = await graph.allShortestPaths(s, t, null, 15);
+      recTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if ((paths[0]?.length ?? 0) !== idxLengths[i]) recAgree = false;
+    }
+
+    const rebuild = await rebuildWhileQuerying(store.db, graph, pairs);
+    const a = summarise(idxTimes);
+    const b = summarise(bfsTimes);
+    const c = summarise(recTimes);
     return {
       storage: store.kind,
       nodes: index.nodeCount,
       edges: index.edgeCount,
       load_ms: loadMs,
       index_build_ms: Math.round(buildMs),
-      index_ms_per_query: Number(perIdx.toFixed(3)),
-      sql_ms_per_query: Number(perSql.toFixed(1)),
-      speedup_index_over_sql: ratio(perSql, perIdx),
-      queries: { index: pairs.length, sql: sqlPairs.length, with_paths: idxCounts.filter((c) => c > 0).length },
-      results_agree: agree,
-      heap_mb: Math.round(process.memoryUsage().heapUsed / 1e6),
+      index_build_s_per_million_edges: Number((buildMs / 1000 / (index.edgeCount / 1e6)).toFixed(2)),
+      index_bytes_per_edge: Number((index.byteSize() / index.edgeCount).toFixed(1)),
+      retained_heap_plus_arraybuffers_bytes_per_edge: Number((retained / index.edgeCount).toFixed(1)),
+      index_ms: a,
+      sql_bidirectional_bfs_ms: { ...b, queries_per_pair: Number((bfsQueries / Math.max(1, bfsPairs.length)).toFixed(1)) },
+      sql_recursive_ms: c,
+      pairs: { index: pairs.length, bfs: bfsPairs.length, recursive: recPairs.length },
+      speedup_index_over_bfs: { p50: ratio(b.p50, a.p50), mean: ratio(b.mean, a.mean) },
+      speedup_index_over_recursive: { p50: ratio(c.p50, a.p50), mean: ratio(c.mean, a.mean) },
+      lengths_agree: { bfs: bfsAgree, recursive: recAgree },
+      rebuild_while_querying: rebuild,
     };
   } finally {
     await store.close();
   }
+}
+
+async function randomGraph(db: Database, n: number, m: number): Promise<void> {
+  await db.query(`insert into graph_kinds (name) select 'K' || g from generate_series(0, 4) g on conflict do nothing`);
+  await db.query(
+    `insert into graph_nodes (objectid, kind_ids, properties) select 'N' || g, '{}', jsonb_build_object('objectid', 'N' || g) from generate_series(0, $1 - 1) g`,
+    [n],
+  );
+  await db.query(
+    `insert into graph_edges (start_id, end_id, kind_id)
+     select s, t, k from (
+       select 1 + floor(random() * $1)::bigint as s,
+              case when random() < 0.7 then 1 + floor(random() * ($1 / 20))::bigint else 1 + floor(random() * $1)::bigint end as t,
+              (select min(id) from graph_kinds where name like 'K%') + floor(random() * 5)::smallint as k
+       from generate_series(1, $2)) e
+     where s <> t on conflict do nothing`,
+    [n, m],
+  );
+  await db.query(`update graph_state set generation = generation + 1 where id = 1`);
+  await db.query('analyze graph_nodes; analyze graph_edges');
+}
+
+// One level of each side: the edges leaving (entering) the frontier towards nodes this side has not visited.
+const FORWARD_LEVEL = /* SQL */ `select e.start_id, e.end_id from graph_edges e
+where e.start_id = any($1::int8[]) and e.end_id not in (select unnest($2::int8[]))`;
+const BACKWARD_LEVEL = /* SQL */ `select e.start_id, e.end_id from graph_edges e
+where e.end_id = any($1::int8[]) and e.start_id not in (select unnest($2::int8[]))`;
+
+/** The shortest length from `s` to `t` (0 when none within `maxDepth`), one SQL query per BFS level. */
+async function sqlBidirectionalBfs(db: Database, s: number, t: number, maxDepth: number): Promise<{ length: number; queries: number }> {
+  const distF = new Map<number, number>([[s, 0]]);
+  const distB = new Map<number, number>([[t, 0]]);
+  let frontF = [s];
+  let frontB = [t];
+  let depthF = 0;
+  let depthB = 0;
+  let queries = 0;
+  while (frontF.length && frontB.length && depthF + depthB < maxDepth) {
+    const forward = frontF.length <= frontB.length;
+    const [mine, other, depth] = forward ? [distF, distB, depthF] : [distB, distF, depthB];
+    const rows = await db.query<{ start_id: number; end_id: number }>(forward ? FORWARD_LEVEL : BACKWARD_LEVEL, [
+      forward ? frontF : frontB,
+      [...mine.keys()],
+    ]);
+    queries++;
+    const next: number[] = [];
+    let best = Infinity;
+    for (const r of rows) {
+      const v = Number(forward ? r.end_id : r.start_id);
+      if (!mine.has(v)) {
+        mine.set(v, depth + 1);
+        next.push(v);
+      }
+      const o = other.get(v);
+      if (o !== undefined) best = Math.min(best, depth + 1 + o);
+    }
+    if (forward) {
+      depthF++;
+      frontF = next;
+    } else {
+      depthB++;
+      frontB = next;
+    }
+    if (best !== Infinity) return { length: best <= maxDepth ? best : 0, queries };
+  }
+  return { length: 0, queries };
+}
+
+/**
+ * A rebuild through the holder (as after an ingest) while queries keep running on the event loop: how many were
+ * answered during it, their worst latency, and the longest event-loop stall the rebuild caused.
+ */
+async function rebuildWhileQuerying(db: Database, graph: PgGraphStore, pairs: [number, number][]): Promise<Record<string, unknown>> {
+  const holder = new GraphIndexHolder(graph, { checkIntervalMs: 0, log });
+  await holder.current();
+  await db.query(`update graph_state set generation = generation + 1 where id = 1`);
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const started = Date.now();
+  const rebuilt = holder.invalidate();
+  let answered = 0;
+  let worst = 0;
+  while (holder.rebuilding) {
+    const [s, t] = pairs[answered % pairs.length]!;
+    const q = process.hrtime.bigint();
+    const index = await holder.current();
+    allShortestPaths(index, index.dense(s), index.dense(t), { kinds: null, maxPaths: 1000 });
+    worst = Math.max(worst, Number(process.hrtime.bigint() - q) / 1e6);
+    answered++;
+    await new Promise((r) => setImmediate(r));
+  }
+  await rebuilt;
+  delay.disable();
+  return {
+    rebuild_ms: Date.now() - started,
+    queries_answered_during_rebuild: answered,
+    worst_query_ms: Number(worst.toFixed(2)),
+    max_event_loop_stall_ms: Number((delay.max / 1e6).toFixed(1)),
+  };
 }

@@ -181,7 +181,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
         log.error({ err }, 'analysis failed');
       } finally {
         await store.release(instance, result ?? undefined);
-        deps.index.invalidate();
+        await deps.index.invalidate(); // jobs read "complete" only once paths reflect them
       }
       if (result) {
         await deps.afterAnalysis?.().catch((err) => log.error({ err }, 'the after-analysis step failed'));
@@ -235,7 +235,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       return await withHeartbeat(fn);
     } finally {
       await store.release(instance);
-      deps.index.invalidate();
+      await deps.index.invalidate();
     }
   }
 

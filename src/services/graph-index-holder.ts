@@ -5,11 +5,16 @@ import type { Logger } from '../logger.js';
 /**
  * Keeps the in-memory graph index current. Every write to the graph bumps a generation number in the store; the
  * holder compares it at most every `checkIntervalMs` (so other replicas' writes are noticed) and rebuilds when it
- * moved. One rebuild at a time; callers during a rebuild wait for it.
+ * moved. A rebuild happens off to the side: queries keep answering from the previous index until the new one is
+ * complete, then it is swapped in with one assignment (a rebuild of a forest takes seconds; queries must not
+ * wait for it). Only the very first build, when there is no index yet, is waited for. One rebuild at a time; a
+ * change noticed during a rebuild starts another one after it.
  */
 export class GraphIndexHolder {
   private index?: GraphIndex;
   private building?: Promise<GraphIndex>;
+  /** Set when a change was announced while a rebuild was running: that rebuild may have missed it. */
+  private again = false;
   private checkedAt = 0;
 
   constructor(
@@ -17,34 +22,57 @@ export class GraphIndexHolder {
     private readonly opts: { checkIntervalMs: number; log: Logger },
   ) {}
 
-  async current(): Promise<GraphIndex> {
-    if (this.building) return this.building;
-    if (this.index && Date.now() - this.checkedAt < this.opts.checkIntervalMs) return this.index;
-    const generation = await this.store.generation();
-    this.checkedAt = Date.now();
-    if (this.index && this.index.generation === generation) return this.index;
-    return this.rebuild();
+  /** Whether a rebuild is running (the previous index answers meanwhile). */
+  get rebuilding(): boolean {
+    return this.building !== undefined;
   }
 
-  /** Forces the next `current()` to compare generations (after a local write). */
-  invalidate(): void {
+  async current(): Promise<GraphIndex> {
+    const index = this.index;
+    if (!index) return this.building ?? this.rebuild();
+    if (this.building || Date.now() - this.checkedAt < this.opts.checkIntervalMs) return index;
+    const generation = await this.store.generation();
+    this.checkedAt = Date.now();
+    if (index.generation !== generation) void this.rebuild().catch(() => undefined); // logged in rebuild
+    return this.index ?? index;
+  }
+
+  /**
+   * After a local write: starts a rebuild now (queries keep the old index meanwhile). The promise settles when
+   * an index at least as new as the write is in place, so a caller that must publish "done" only after paths
+   * reflect its write (the datapipe finishing jobs) can wait for it; it never rejects.
+   */
+  invalidate(): Promise<void> {
     this.checkedAt = 0;
+    if (this.building) this.again = true;
+    const settled = this.building ? this.building.catch(() => undefined).then(() => this.building ?? this.rebuild()) : this.rebuild();
+    return settled.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   private rebuild(): Promise<GraphIndex> {
     if (this.building) return this.building;
     const started = Date.now();
+    this.again = false;
     this.building = GraphIndex.build(this.store)
       .then((index) => {
-        this.index = index;
+        this.index = index; // the swap: queries that start from here on see the new index
+        this.checkedAt = Date.now();
         this.opts.log.info(
           { nodes: index.nodeCount, edges: index.edgeCount, generation: index.generation, ms: Date.now() - started },
           'graph index built',
         );
         return index;
       })
+      .catch((err) => {
+        this.opts.log.error({ err }, 'graph index rebuild failed; queries keep the previous index');
+        throw err;
+      })
       .finally(() => {
         this.building = undefined;
+        if (this.again && this.index) void this.rebuild().catch(() => undefined);
       });
     return this.building;
   }

@@ -44,11 +44,11 @@ export class GraphIndex {
       sidNames: string[];
       nodeKindBits: Map<string, number>;
     },
-    edges: { start: Int32Array; end: Int32Array; kind: Uint16Array; flags: Uint8Array },
+    csr: Csr,
     readonly edgeKindNames: Map<number, string>,
   ) {
     this.nodeCount = nodes.ids.length;
-    this.edgeCount = edges.start.length;
+    this.edgeCount = csr.outTargets.length;
     this.dbIds = nodes.ids;
     this.kindMask = nodes.masks;
     this.kindWords = nodes.kindWords;
@@ -65,37 +65,13 @@ export class GraphIndex {
       for (let i = 0; i < this.nodeCount; i++) this.denseById[this.dbIds[i]!] = i;
     }
 
-    // Compressed sparse rows, outbound then inbound.
-    const n = this.nodeCount;
-    const m = this.edgeCount;
-    this.outOffsets = new Int32Array(n + 1);
-    this.inOffsets = new Int32Array(n + 1);
-    for (let e = 0; e < m; e++) {
-      this.outOffsets[edges.start[e]! + 1]!++;
-      this.inOffsets[edges.end[e]! + 1]!++;
-    }
-    for (let i = 0; i < n; i++) {
-      this.outOffsets[i + 1]! += this.outOffsets[i]!;
-      this.inOffsets[i + 1]! += this.inOffsets[i]!;
-    }
-    this.outTargets = new Int32Array(m);
-    this.outKinds = new Uint16Array(m);
-    this.outFlags = new Uint8Array(m);
-    this.inSources = new Int32Array(m);
-    this.inEdge = new Int32Array(m);
-    const outFill = this.outOffsets.slice(0, n);
-    const inFill = this.inOffsets.slice(0, n);
-    for (let e = 0; e < m; e++) {
-      const s = edges.start[e]!;
-      const t = edges.end[e]!;
-      const pos = outFill[s]!++;
-      this.outTargets[pos] = t;
-      this.outKinds[pos] = edges.kind[e]!;
-      this.outFlags[pos] = edges.flags[e]!;
-      const ipos = inFill[t]!++;
-      this.inSources[ipos] = s;
-      this.inEdge[ipos] = pos;
-    }
+    this.outOffsets = csr.outOffsets;
+    this.outTargets = csr.outTargets;
+    this.outKinds = csr.outKinds;
+    this.outFlags = csr.outFlags;
+    this.inOffsets = csr.inOffsets;
+    this.inSources = csr.inSources;
+    this.inEdge = csr.inEdge;
   }
 
   /** Loads the whole graph structure from the store. */
@@ -150,18 +126,22 @@ export class GraphIndex {
       sidNames,
       nodeKindBits,
     };
-    // Dense numbering follows store ids, which scans return in increasing order.
-    const dense = new Map<number, number>();
-    ids.forEach((id, i) => dense.set(id, i));
+    // Dense numbering follows store ids, which scans return in increasing order. A typed table when ids are
+    // compact (the usual case): the profile showed Map.get per edge end as the build's largest JS cost.
+    const maxId = ids.length ? ids[ids.length - 1]! : 0;
+    const table = maxId < 4 * ids.length + 1_000_000 ? new Int32Array(maxId + 1).fill(-1) : undefined;
+    const map = table ? undefined : new Map<number, number>();
+    ids.forEach((id, i) => (table ? (table[id] = i) : map!.set(id, i)));
+    const dense = (id: number): number => (table ? (id < table.length ? table[id]! : -1) : (map!.get(id) ?? -1));
     const start = new IntList(1 << 16);
     const end = new IntList(1 << 16);
     const kind = new IntList(1 << 16);
     const flags = new IntList(1 << 16);
     await store.scanEdges((batch) => {
       for (let i = 0; i < batch.start.length; i++) {
-        const s = dense.get(batch.start[i]!);
-        const t = dense.get(batch.end[i]!);
-        if (s === undefined || t === undefined) continue; // written after the node scan; the next build has it
+        const s = dense(batch.start[i]!);
+        const t = dense(batch.end[i]!);
+        if (s < 0 || t < 0) continue; // written after the node scan; the next build has it
         start.push(s);
         end.push(t);
         kind.push(batch.kind[i]!);
@@ -171,9 +151,33 @@ export class GraphIndex {
     return new GraphIndex(
       generation,
       nodes,
-      { start: start.toArray(), end: end.toArray(), kind: Uint16Array.from(kind.toArray()), flags: Uint8Array.from(flags.toArray()) },
+      await compressedRows(ids.length, {
+        start: start.toArray(),
+        end: end.toArray(),
+        kind: Uint16Array.from(kind.toArray()),
+        flags: Uint8Array.from(flags.toArray()),
+      }),
       await store.kindNames(),
     );
+  }
+
+  /** Bytes held in typed arrays (the structure; maps of names are small and not counted). */
+  byteSize(): number {
+    const arrays = [
+      this.dbIds,
+      this.kindMask,
+      this.domainSid,
+      this.blocksInheritance,
+      this.outOffsets,
+      this.outTargets,
+      this.outKinds,
+      this.outFlags,
+      this.inOffsets,
+      this.inSources,
+      this.inEdge,
+      this.denseById,
+    ];
+    return arrays.reduce((sum, a) => sum + (a?.byteLength ?? 0), 0);
   }
 
   /** Dense number of a store id, or -1. */
@@ -243,4 +247,60 @@ export class GraphIndex {
   sidId(sid: string): number {
     return this.sidIds.get(sid) ?? -2;
   }
+}
+
+interface Csr {
+  outOffsets: Int32Array;
+  outTargets: Int32Array;
+  outKinds: Uint16Array;
+  outFlags: Uint8Array;
+  inOffsets: Int32Array;
+  inSources: Int32Array;
+  inEdge: Int32Array;
+}
+
+/** Edges between yields to the event loop while filling the rows (a rebuild must not stall queries). */
+const EDGES_PER_SLICE = 1 << 18;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Compressed sparse rows, outbound then inbound, filled in slices with yields in between: at 2M edges the fill
+ * in one piece stalled the event loop for ~0.4 s on the shared machine.
+ */
+async function compressedRows(
+  n: number,
+  edges: { start: Int32Array; end: Int32Array; kind: Uint16Array; flags: Uint8Array },
+): Promise<Csr> {
+  const m = edges.start.length;
+  const outOffsets = new Int32Array(n + 1);
+  const inOffsets = new Int32Array(n + 1);
+  for (let e = 0; e < m; e++) {
+    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+    outOffsets[edges.start[e]! + 1]!++;
+    inOffsets[edges.end[e]! + 1]!++;
+  }
+  for (let i = 0; i < n; i++) {
+    outOffsets[i + 1]! += outOffsets[i]!;
+    inOffsets[i + 1]! += inOffsets[i]!;
+  }
+  const outTargets = new Int32Array(m);
+  const outKinds = new Uint16Array(m);
+  const outFlags = new Uint8Array(m);
+  const inSources = new Int32Array(m);
+  const inEdge = new Int32Array(m);
+  const outFill = outOffsets.slice(0, n);
+  const inFill = inOffsets.slice(0, n);
+  for (let e = 0; e < m; e++) {
+    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+    const s = edges.start[e]!;
+    const t = edges.end[e]!;
+    const pos = outFill[s]!++;
+    outTargets[pos] = t;
+    outKinds[pos] = edges.kind[e]!;
+    outFlags[pos] = edges.flags[e]!;
+    const ipos = inFill[t]!++;
+    inSources[ipos] = s;
+    inEdge[ipos] = pos;
+  }
+  return { outOffsets, outTargets, outKinds, outFlags, inOffsets, inSources, inEdge };
 }

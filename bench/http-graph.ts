@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import autocannon from 'autocannon';
+import { signRequest } from '../src/auth/signature';
+import { generateSharpHound } from '../src/generate/sharphound';
+import { PgGraphStore } from '../src/graph/pg/store';
+import { ingestPath } from '../src/ingest/ingest-path';
+import { benchDatabase } from './harness';
+import { benchLogin, startServerChild } from './server-child';
+import { smoke } from './stats';
+
+/**
+ * The graph read routes as collectors and the UI call them, over HTTP with SIGNED requests (HMAC token, as
+ * collectors sign), against `gas serve` in its own process on a generated forest, with a bare express route
+ * (own process too) serving a body of the same size as the user lookup, in the same run. 32 connections.
+ * Sizes: BENCH_USERS (default 3000) and BENCH_ACES (ACEs per object, default 8); BENCH_HTTP_SECONDS per route (5).
+ */
+export async function httpGraphBench(): Promise<Record<string, unknown>> {
+  const users = smoke ? 200 : Number(process.env.BENCH_USERS ?? 3000);
+  const aces = Number(process.env.BENCH_ACES ?? 8);
+  const seconds = smoke ? 1 : Number(process.env.BENCH_HTTP_SECONDS ?? 5);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-http-'));
+  const store = await benchDatabase();
+  let server: Awaited<ReturnType<typeof startServerChild>> | undefined;
+  let bare: Awaited<ReturnType<typeof startBare>> | undefined;
+  try {
+    const ingestStarted = Date.now();
+    generateSharpHound(dir, { users, seed: 11, acesPerObject: aces });
+    const graph = new PgGraphStore(store.db);
+    for (const t of ['domains', 'ous', 'gpos', 'groups', 'users', 'computers']) {
+      const r = await ingestPath(graph, path.join(dir, `${t}.json`));
+      if (r.errors.length) throw new Error(`ingest of ${t}.json failed: ${r.errors.map((e) => e.message).join('; ')}`);
+    }
+    const ingestMs = Date.now() - ingestStarted;
+    const counts = await graph.counts();
+    const pick = async (sql: string) => (await store.db.query<{ objectid: string }>(sql))[0]?.objectid;
+    const user = await pick(
+      `select n.objectid from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name = 'User' order by n.id offset 100 limit 1`,
+    );
+    const group =
+      (await pick(`select s.objectid from graph_edges e join graph_kinds k on k.id = e.kind_id and k.name = 'CanPSRemote'
+                   join graph_nodes s on s.id = e.start_id join graph_kinds g on g.id = any(s.kind_ids) and g.name = 'Group' limit 1`)) ??
+      (await pick(
+        `select n.objectid from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name = 'Group' order by n.id limit 1`,
+      ));
+    const target = await pick(`select objectid from graph_nodes where properties ->> 'name' like 'DOMAIN ADMINS@%' limit 1`);
+    if (!user || !group || !target) throw new Error('the generated graph has no user, group or Domain Admins group');
+
+    server = await startServerChild({ DATABASE_URL: store.url, RATE_LIMIT_RPS: '1000000' });
+    const jwt = await benchLogin(server.url);
+    const tokenRes = await fetch(`${server.url}/api/v2/tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ token_name: 'bench' }),
+    });
+    if (tokenRes.status !== 200) throw new Error(`token create failed: ${tokenRes.status} ${await tokenRes.text()}`);
+    const token = ((await tokenRes.json()) as { data: { id: string; key: string } }).data;
+    const signedHeaders = (target: string) => signRequest({ tokenId: token.id, tokenKey: token.key, method: 'GET', target });
+
+    const routes: Record<string, string> = {
+      user_counts_false: `/api/v2/users/${user}?counts=false`,
+      user_counts_true: `/api/v2/users/${user}?counts=true`,
+      ps_remote_rights: `/api/v2/groups/${group}/ps-remote-rights`,
+      shortest_path: `/api/v2/graphs/shortest-path?start_node=${user}&end_node=${target}`,
+    };
+    // First touch: builds the path index, and checks every route answers 200 before it is measured.
+    const bodyBytes: Record<string, number> = {};
+    for (const [name, r] of Object.entries(routes)) {
+      const res = await fetch(server.url + r, { headers: signedHeaders(r) });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${r} answered ${res.status}: ${text.slice(0, 300)}`);
+      bodyBytes[name] = Buffer.byteLength(text);
+    }
+    bare = await startBare(bodyBytes.user_counts_false!);
+
+    const results: Record<string, unknown> = {};
+    const baseline = await drive(`${bare.url}/bare`, {}, seconds, connections);
+    for (const [name, r] of Object.entries(routes)) results[name] = await drive(server.url + r, signedHeaders(r), seconds, connections);
+    const bareAgain = await drive(`${bare.url}/bare`, {}, seconds, connections); // the load moved meanwhile?
+    const baseRps = (baseline.rps + bareAgain.rps) / 2;
+    const rel = (name: string) => Number(((results[name] as { rps: number }).rps / baseRps).toFixed(2));
+    return {
+      storage: store.kind,
+      nodes: counts.nodes,
+      edges: counts.edges,
+      ingest_ms: ingestMs,
+      connections,
+      seconds_per_route: seconds,
+      body_bytes: bodyBytes,
+      bare_route: { first: baseline, last: bareAgain },
+      ...results,
+      rps_ratio_to_bare: Object.fromEntries(Object.keys(routes).map((n) => [n, rel(n)])),
+      server_rss_mib: server.rssMiB(),
+      server_errors: server.errors,
+    };
+  } finally {
+    await server?.stop();
+    bare?.stop();
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number) {
+  const r = await autocannon({ url, headers, duration: seconds, connections, workers: 1 });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers and ${r.errors} errors under load`);
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, mean: Number(r.latency.average.toFixed(2)) };
+}
+
+async function startBare(bodyBytes: number): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')], {
+    env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
