@@ -53,6 +53,16 @@ join ids b on b.o = r.t
 where a.id is not null and b.id is not null
 on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
 
+// The node ids of a batch's endpoints (all exist once CREATE_ENDPOINTS has run), for the direct COPY below.
+export const ENDPOINT_IDS = /* SQL */ `-- graph.bulk.endpointIds
+select s.o, n.id from gas_stage_ends s join graph_nodes n on n.objectid = s.o`;
+
+// Edges straight into the graph: the same rows MERGE_EDGES would insert when none of them exists yet.
+export const COPY_GRAPH_EDGES = `copy graph_edges (start_id, end_id, kind_id, properties) from stdin`;
+export const SAVEPOINT = `savepoint gas_direct_edges`;
+export const RELEASE = `release savepoint gas_direct_edges`;
+export const ROLLBACK_TO = `rollback to savepoint gas_direct_edges`;
+
 export const MERGE_EDGES_BY_ID = /* SQL */ `-- graph.bulk.mergeEdgesById
 insert into graph_edges as e (start_id, end_id, kind_id, properties)
 select r.s, r.t, r.k, r.p from gas_stage_edge_ids r

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import type { Properties } from '../model.js';
+import { AppError } from '../../errors.js';
 import * as SQL from './bulk-sql.js';
 
 /**
@@ -73,6 +74,8 @@ function* chunks<T>(rows: readonly T[], encode: (row: T) => string): Generator<s
 /** The staging tables of one write transaction (dropped at commit), created on first use. */
 export class Stager {
   private created = false;
+  /** Whether edges may still be COPYed straight into the graph (see copyDirect). */
+  private direct = true;
 
   constructor(private readonly q: Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> }) {}
 
@@ -96,15 +99,46 @@ export class Stager {
       SQL.COPY_ENDPOINTS,
       chunks(endpoints, (n) => `${copyText(n.objectid)}\t{${n.kindIds.join(',')}}\t${copyLoose(n.seen)}\n`),
     );
-    await this.q.copyFrom(
-      SQL.COPY_EDGES,
-      chunks(rows, (e) => `${copyText(e.start)}\t${copyText(e.end)}\t${e.kindId}\t${copyJson(e.properties)}\n`),
-    );
     // Placeholders are typed before new endpoints are created, so the update never visits rows just inserted.
     await this.q.query(SQL.TYPE_PLACEHOLDERS);
     await this.q.query(SQL.CREATE_ENDPOINTS);
-    await this.q.query(SQL.MERGE_EDGES);
+    if (!(this.direct && (await this.copyDirect(rows)))) {
+      await this.q.copyFrom(
+        SQL.COPY_EDGES,
+        chunks(rows, (e) => `${copyText(e.start)}\t${copyText(e.end)}\t${e.kindId}\t${copyJson(e.properties)}\n`),
+      );
+      await this.q.query(SQL.MERGE_EDGES);
+    }
     await this.q.query(SQL.CLEAR_EDGES);
+  }
+
+  /**
+   * Edges COPYed straight into graph_edges, optimistically: on a fresh graph (the first upload of a collection)
+   * none exists yet, and this skips the staging COPY, the join and ON CONFLICT's speculative insertion. A batch
+   * that meets an existing edge fails on the unique index; it is rolled back to the savepoint and merged instead,
+   * and the rest of the transaction merges (a re-upload of the same data would fail every batch).
+   */
+  private async copyDirect(rows: readonly StagedEdge[]): Promise<boolean> {
+    const ids = new Map<string, number>();
+    for (const r of await this.q.query<{ o: string; id: number }>(SQL.ENDPOINT_IDS)) ids.set(r.o, r.id);
+    await this.q.query(SQL.SAVEPOINT);
+    try {
+      await this.q.copyFrom(
+        SQL.COPY_GRAPH_EDGES,
+        chunks(rows, (e) => {
+          const s = ids.get(e.start);
+          const t = ids.get(e.end);
+          return s === undefined || t === undefined ? '' : `${s}\t${t}\t${e.kindId}\t${copyJson(e.properties)}\n`;
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
+      await this.q.query(SQL.ROLLBACK_TO);
+      this.direct = false;
+      return false;
+    }
+    await this.q.query(SQL.RELEASE);
+    return true;
   }
 
   async edgesById(rows: readonly StagedEdgeById[]): Promise<void> {

@@ -11,6 +11,9 @@ export interface GraphDb extends Queryable {
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
 }
 
+/** The writer's hook that writes a node batch it still holds (see writer()). */
+const RELEASE_NODES = Symbol('releaseNodes');
+
 const SCAN_PAGE = 50_000;
 /** Rows per parameterised statement (PGlite). */
 const WRITE_BATCH = 5_000;
@@ -40,8 +43,10 @@ export class PgGraphStore implements GraphStore {
       return await this.db.tx(async (q) => {
         const queue = new WriteQueue();
         let result: T;
+        const writer = this.writer(q, queue);
         try {
-          result = await fn(this.writer(q, queue));
+          result = await fn(writer);
+          await (writer as unknown as Record<symbol, () => Promise<void>>)[RELEASE_NODES]!();
         } catch (err) {
           await queue.settle();
           throw err;
@@ -268,24 +273,49 @@ export class PgGraphStore implements GraphStore {
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
     };
     // Node and edge batches are written in the background while the caller prepares the next one (parsing and
-    // converting overlap with the database's work); everything else waits for them first.
+    // converting overlap with the database's work); everything else waits for them first. A node batch is held
+    // until the next call and written in one job with the edge batch that follows it (the ingest's pattern), in
+    // the same order: the caller is not left waiting for the nodes alone before it may hand over the edges.
+    let heldNodes: NodeInput[] | undefined;
+    const releaseNodes = async () => {
+      const nodes = heldNodes;
+      heldNodes = undefined;
+      if (nodes) await queue.behind(() => writer.upsertNodes(nodes));
+    };
     const after =
       <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
       async (...args: A) => {
+        await releaseNodes();
         await queue.drain();
         return f(...args);
       };
+    const tx = queue.guard(q);
     return {
-      tx: queue.guard(q),
-      upsertNodes: (nodes) => queue.behind(() => writer.upsertNodes(nodes)),
-      upsertEdges: (edges) => queue.behind(() => writer.upsertEdges(edges)),
+      tx: {
+        query: async (sql, params) => (await releaseNodes(), tx.query(sql, params)),
+        execute: async (sql, params) => (await releaseNodes(), tx.execute(sql, params)),
+        copyFrom: tx.copyFrom && (async (sql, chunks) => (await releaseNodes(), tx.copyFrom!(sql, chunks))),
+      },
+      upsertNodes: async (nodes) => {
+        await releaseNodes();
+        heldNodes = nodes;
+      },
+      upsertEdges: (edges) => {
+        const nodes = heldNodes;
+        heldNodes = undefined;
+        return queue.behind(async () => {
+          if (nodes) await writer.upsertNodes(nodes);
+          await writer.upsertEdges(edges);
+        });
+      },
       insertEdgesByNodeId: after(writer.insertEdgesByNodeId),
       nodeIds: after(writer.nodeIds),
       deleteNodes: after(writer.deleteNodes),
       deleteEdgesOfKinds: after(writer.deleteEdgesOfKinds),
       removeKindEverywhere: after(writer.removeKindEverywhere),
       removePropertyEverywhere: after(writer.removePropertyEverywhere),
-    };
+      [RELEASE_NODES]: releaseNodes,
+    } as GraphWriter;
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */
