@@ -65,15 +65,15 @@ describe('graph writer', () => {
 
   it('merges an edge met again later in the same write, keeping the batches before it', async () => {
     const edge = (end: string, properties: Record<string, unknown>) => ({ start: 'R', end, kind: 'GenericAll', properties });
-    await store.write(async (w) => {
+    await g.store().write(async (w) => {
       await w.upsertEdges([edge('R1', { a: 1 }), edge('R2', { b: 1 })]);
       // R1 exists now: this batch cannot go straight into the graph and is merged; R3 must not be lost.
       await w.upsertEdges([edge('R1', { a: 2, c: 1 }), edge('R3', { d: 1 })]);
       await w.upsertEdges([edge('R4', {}), edge('R2', { b: 2 })]);
     });
-    const r = (await store.nodeByObjectId('R'))!;
-    const ends = await store.nodesByObjectIds(['R1', 'R2', 'R3', 'R4']);
-    const edges = await store.edgesByTriples(ends.map((n) => ({ startId: r.id, endId: n.id, kind: 'GenericAll' })));
+    const r = (await g.store().nodeByObjectId('R'))!;
+    const ends = await g.store().nodesByObjectIds(['R1', 'R2', 'R3', 'R4']);
+    const edges = await g.store().edgesByTriples(ends.map((n) => ({ startId: r.id, endId: n.id, kind: 'GenericAll' })));
     const byEnd = new Map(ends.map((n) => [n.id, n.objectid]));
     expect(edges.map((e) => [byEnd.get(e.endId), e.properties]).sort()).toEqual([
       ['R1', { a: 2, c: 1 }],
