@@ -106,6 +106,8 @@ export async function createServices(d: ServiceDeps) {
     pollMs: config.datapipePollMs,
     tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
     afterAnalysis: () => assetGroups.refreshAll(),
+    onJobFinished: (job, files) => collectionJobs.jobFinished(job, files),
+    onRunEnd: () => collectionJobs.repairStranded(),
   });
   const clientsStore = createClientsStore(db);
   const clients = createClientsService({
