@@ -10,9 +10,8 @@ import { signRequest } from '../src/auth/signature';
 import { loadConfig } from '../src/config';
 import { ROUTES } from '../src/rest/routes/index';
 import { buildSchema } from '../src/graphql/schema';
-import { compose } from '../src/main/compose';
 import { answerClientErrors } from '../src/http/client-error';
-import { benchDatabase } from './harness';
+import { benchDatabase, benchService } from './harness';
 import { fuzzGraphQL, fuzzJson, fuzzParam, fuzzQuery, mulberry32, pick, type Rng } from './fuzz-inputs';
 
 /**
@@ -55,8 +54,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
       dataDir,
       maxUploadBytes: 4 * 1024 * 1024,
     };
-    const { services, app, stop } = await compose({ db: store.db, config, log, clock: () => new Date(), storage: store.kind });
-    await services.identity.ensureAdmin(config.adminPassword);
+    const { services, app, stop } = await benchService(store, config, log);
     // The fuzzer draws GraphQL operations from the schema the app serves.
     const schema = buildSchema();
     const httpServer: Server = await new Promise((resolve) => {

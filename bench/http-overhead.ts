@@ -1,7 +1,6 @@
 import express from 'express';
 import { loadConfig } from '../src/config';
-import { compose } from '../src/main/compose';
-import { benchDatabase, listen, load, log, ratio } from './harness';
+import { benchDatabase, benchService, listen, load, ratio } from './harness';
 
 /**
  * What the full pipeline costs per request: GET /api/v2/permissions/{id} with a JWT (request id, headers, Prefer
@@ -18,8 +17,7 @@ export async function httpOverhead(): Promise<Record<string, unknown>> {
       adminPassword: 'bench-admin-password',
       datapipePollMs: 0,
     };
-    const { services, app, stop } = await compose({ db: store.db, config, log, clock: () => new Date(), storage: store.kind });
-    await services.identity.ensureAdmin(config.adminPassword);
+    const { services, app, stop } = await benchService(store, config);
     const ours = await listen(app);
 
     const bare = express();
