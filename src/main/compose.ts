@@ -43,7 +43,7 @@ import { createSecretsService } from '../services/secrets.js';
 import { createAccountsService } from '../services/accounts.js';
 import { createLoginThrottleStore } from '../db/stores/login-throttle-store.js';
 
-export interface ServiceDeps {
+export interface ComposeDeps {
   db: Database;
   config: Config;
   log: Logger;
@@ -71,7 +71,7 @@ export interface ComposedServices {
  * The composition root: database → stores → services, every link made here at construction (no setters or
  * listeners afterwards). The server, the command line, tests and benchmarks all build the service through it.
  */
-export async function composeServices(d: ServiceDeps): Promise<ComposedServices> {
+export async function composeServices(d: ComposeDeps): Promise<ComposedServices> {
   const { db, config, log, clock } = d;
   const users = createUsersStore(db);
   const principals = createPrincipalsStore(db);
@@ -215,7 +215,7 @@ export interface Composed extends ComposedServices {
 }
 
 /** The whole service: the services above, the GraphQL schema and the express app over them. */
-export async function compose(d: ServiceDeps): Promise<Composed> {
+export async function compose(d: ComposeDeps): Promise<Composed> {
   const composed = await composeServices(d);
   const schema = buildSchema();
   const app = buildApp({ services: composed.services, config: d.config, log: d.log, schema, runner: new OperationRunner(schema) });
