@@ -8,13 +8,10 @@ import zlib from 'node:zlib';
 import pino from 'pino';
 import { signRequest } from '../src/auth/signature';
 import { loadConfig } from '../src/config';
-import { buildSchema } from '../src/graphql/schema';
-import { buildApp } from '../src/http/app';
-import { OperationRunner } from '../src/rest/run';
 import { ROUTES } from '../src/rest/routes/index';
-import { createServices } from '../src/services/index';
+import { buildSchema } from '../src/graphql/schema';
 import { answerClientErrors } from '../src/http/client-error';
-import { benchDatabase } from './harness';
+import { benchDatabase, benchService } from './harness';
 import { fuzzGraphQL, fuzzJson, fuzzParam, fuzzQuery, mulberry32, pick, type Rng } from './fuzz-inputs';
 
 /**
@@ -57,10 +54,9 @@ export async function fuzz(): Promise<Record<string, unknown>> {
       dataDir,
       maxUploadBytes: 4 * 1024 * 1024,
     };
-    const services = await createServices({ db: store.db, config, log, clock: () => new Date(), storage: store.kind });
-    await services.identity.ensureAdmin(config.adminPassword);
+    const { services, app, stop } = await benchService(store, config, log);
+    // The fuzzer draws GraphQL operations from the schema the app serves.
     const schema = buildSchema();
-    const app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
     const httpServer: Server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -218,7 +214,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
     );
     const seconds = (Date.now() - started) / 1000;
     await server.close();
-    await services.stop();
+    await stop();
     const result = {
       storage: store.kind,
       seed,

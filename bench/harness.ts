@@ -5,12 +5,17 @@ import pg from 'pg';
 import { migrate } from '../src/db/migrate';
 import { Database } from '../src/db/pool';
 import { startEmbedded } from '../src/db/embedded';
-import { createLogger } from '../src/logger';
+import type { Config } from '../src/config';
+import { createLogger, type Logger } from '../src/logger';
+import { compose, type Composed } from '../src/main/compose';
 
 export const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
 
 /** The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh in-memory PGlite. */
-export async function benchDatabase(suffix = '', logger = log): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
+export async function benchDatabase(
+  suffix = '',
+  logger = log,
+): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
     const schema = `bench_${process.pid}${suffix}`;
@@ -44,6 +49,17 @@ export async function benchDatabase(suffix = '', logger = log): Promise<{ db: Da
       await embedded.stop();
     },
   };
+}
+
+/** The whole service over a benchmark's database, through the composition root, with the administrator created. */
+export async function benchService(
+  store: { db: Database; kind: string },
+  config: Config & { adminPassword: string },
+  logger: Logger = log,
+): Promise<Composed> {
+  const composed = await compose({ db: store.db, config, log: logger, clock: () => new Date(), storage: store.kind });
+  await composed.services.identity.ensureAdmin(config.adminPassword);
+  return composed;
 }
 
 export async function listen(app: Express): Promise<{ url: string; close(): Promise<void> }> {

@@ -1,10 +1,6 @@
 import express from 'express';
 import { loadConfig } from '../src/config';
-import { buildSchema } from '../src/graphql/schema';
-import { buildApp } from '../src/http/app';
-import { OperationRunner } from '../src/rest/run';
-import { createServices } from '../src/services/index';
-import { benchDatabase, listen, load, log, ratio } from './harness';
+import { benchDatabase, benchService, listen, load, ratio } from './harness';
 
 /**
  * What the full pipeline costs per request: GET /api/v2/permissions/{id} with a JWT (request id, headers, Prefer
@@ -21,10 +17,8 @@ export async function httpOverhead(): Promise<Record<string, unknown>> {
       adminPassword: 'bench-admin-password',
       datapipePollMs: 0,
     };
-    const services = await createServices({ db: store.db, config, log, clock: () => new Date(), storage: store.kind });
-    await services.identity.ensureAdmin(config.adminPassword);
-    const schema = buildSchema();
-    const ours = await listen(buildApp({ services, config, log, schema, runner: new OperationRunner(schema) }));
+    const { services, app, stop } = await benchService(store, config);
+    const ours = await listen(app);
 
     const bare = express();
     bare.get('/permissions/:id', async (req, res) => {
@@ -41,6 +35,7 @@ export async function httpOverhead(): Promise<Record<string, unknown>> {
     const full = await load(`${ours.url}/api/v2/permissions/1`, { headers: { authorization: `Bearer ${sessionToken}` } });
     await ours.close();
     await base.close();
+    await stop();
     return { storage: store.kind, baseline, ours: full, ratio_rps: ratio(full.rps, baseline.rps) };
   } finally {
     await store.close();

@@ -11,9 +11,10 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { embeddedInfoFile } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { Database } from './db/pool.js';
-import { openStorage, startServer, type Storage } from './http/server.js';
+import { openStorage, startServer, type Storage } from './main/server.js';
 import { createLogger, type Logger } from './logger.js';
-import { createServices } from './services/index.js';
+import { composeServices } from './main/compose.js';
+import type { Services } from './services/index.js';
 import { ACCOUNTS_USAGE, secretsCommand, UsageError, userCommand } from './cli/accounts.js';
 
 const USAGE = `usage: gas <command> [options]
@@ -61,11 +62,19 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function withServices<T>(config: Config, log: Logger, fn: (s: Awaited<ReturnType<typeof createServices>>) => Promise<T>): Promise<T> {
+async function withServices<T>(config: Config, log: Logger, fn: (s: Services) => Promise<T>): Promise<T> {
   const storage = await cliStorage(config, log);
   try {
     await migrate(storage.db, log);
-    const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind, secrets: 'lazy' });
+    // One-off commands start no background work; the secrets are checked only when a command needs one.
+    const { services } = await composeServices({
+      db: storage.db,
+      config,
+      log,
+      clock: () => new Date(),
+      storage: storage.kind,
+      secrets: 'lazy',
+    });
     return await fn(services);
   } finally {
     await storage.close();
@@ -188,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** Ingests files with a progress bar (objects per second); returns the number of failed files. */
-async function ingestFiles(s: Awaited<ReturnType<typeof createServices>>, files: string[]): Promise<number> {
+async function ingestFiles(s: Services, files: string[]): Promise<number> {
   const bar = new SingleBar(
     {
       format: '{file} {bar} {value} objects | {rate} objects/s',

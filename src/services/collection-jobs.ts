@@ -105,17 +105,23 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
     await jobs.setStatus(job.id, status, `${job.statusMessage}; ${ingestJob.statusMessage}`.slice(0, 4000));
   }
 
-  datapipe.whenJobFinished(finished);
-  // A finish that was interrupted (the process died, or the database went away between the upload job ending and
-  // this job taking its status) is redone after the next pipeline run, so no job stays "ingesting" for good.
-  datapipe.whenRunEnds(async () => {
+  /**
+   * A finish that was interrupted (the process died, or the database went away between the upload job ending and
+   * this job taking its status) is redone after the next pipeline run, so no job stays "ingesting" for good.
+   */
+  async function repairStranded(): Promise<void> {
     for (const job of await jobs.stranded()) {
       const upload = await datapipe.ingestJob(job.ingestJobId!);
       if (upload) await finished(upload, await datapipe.filesOfJob(upload.id));
     }
-  });
+  }
 
   return {
+    /** The data pipeline's `onJobFinished`: the collection job of a finished upload job takes its final status. */
+    jobFinished: finished,
+    /** The data pipeline's `onRunEnd`: redoes finishes that were interrupted. */
+    repairStranded,
+
     /** GET /api/v2/jobs/available: the client's ready jobs, earliest first. */
     available: (s: ClientSession) => jobs.available(s.clientId),
 

@@ -48,6 +48,10 @@ export interface DatapipeDeps {
   tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
   /** Runs after every successful analysis (zones follow what analysis tagged); a failure is logged, not fatal. */
   afterAnalysis?: () => Promise<void>;
+  /** Called for each upload job that finished ingest and analysis (collection jobs close with it); a failure is logged. */
+  onJobFinished?: JobFinishedListener;
+  /** Runs after every pipeline run that ended without error (repairs, sweeps); a failure is logged. */
+  onRunEnd?: () => Promise<void>;
 }
 
 /** Back-off after a failed pipeline run: 1 s, 2 s, 4 s … at most 30 s. */
@@ -74,8 +78,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
   let stopped = false;
   let failures = 0;
   let pausedUntil = 0;
-  const finishedListeners: JobFinishedListener[] = [];
-  const runListeners: (() => Promise<void>)[] = [];
 
   const owns = (s: Session, job: IngestJobModel) =>
     s.kind === 'client' ? job.clientId === s.clientId : job.userId === s.userId || s.permissions.has(PERMISSIONS.AuthManageUsers);
@@ -140,9 +142,8 @@ export function createDatapipeService(deps: DatapipeDeps) {
           ? `${files.length - failed.length} of ${files.length} files ingested; failed: ${failed.map((f) => f.error).join('; ')}`
           : `${files.length} files ingested and analyzed`;
       const done = await store.setJobStatus(job.id, status, message.slice(0, 4000), true);
-      for (const listener of done ? finishedListeners : []) {
-        await listener(done!, files).catch((err) => log.error({ err, job: job.id }, 'a job-finished listener failed'));
-      }
+      if (done && deps.onJobFinished)
+        await deps.onJobFinished(done, files).catch((err) => log.error({ err, job: job.id }, 'a job-finished listener failed'));
     }
   }
 
@@ -205,7 +206,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
           await runOnce();
         } while (again && !stopped);
         failures = 0;
-        for (const listener of runListeners) await listener().catch((err) => log.warn({ err }, 'an after-run listener failed'));
+        if (deps.onRunEnd) await deps.onRunEnd().catch((err) => log.warn({ err }, 'an after-run listener failed'));
       } catch (err) {
         // Never fatal: the work stays where the tables say and the next run (after a back-off) picks it up.
         failures++;
@@ -241,16 +242,6 @@ export function createDatapipeService(deps: DatapipeDeps) {
 
   return {
     instance,
-
-    /** Registers a listener for jobs that finished ingest and analysis. */
-    whenJobFinished(listener: JobFinishedListener): void {
-      finishedListeners.push(listener);
-    },
-
-    /** Registers a listener run after every pipeline run that ended without error (repairs, sweeps). */
-    whenRunEnds(listener: () => Promise<void>): void {
-      runListeners.push(listener);
-    },
 
     /** An upload job by id, without an ownership check (services that already checked it). */
     ingestJob: (id: number): Promise<IngestJobModel | undefined> => store.getJob(id),

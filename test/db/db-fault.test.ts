@@ -4,10 +4,9 @@ import path from 'node:path';
 import pg from 'pg';
 import request from 'supertest';
 import { Database } from '../../src/db/pool';
-import { buildSchema } from '../../src/graphql/schema';
 import { buildApp } from '../../src/http/app';
-import { OperationRunner } from '../../src/rest/run';
-import { createServices, type Services } from '../../src/services/index';
+import { compose } from '../../src/main/compose';
+import type { Services } from '../../src/services/index';
 import { ADMIN_PASSWORD, expectWrapper, login, testConfig } from '../helpers/app';
 import { createTestDb, embedded, testLog, testUrl, type TestDb } from '../helpers/db';
 import { FaultProxy } from '../helpers/fault-proxy';
@@ -24,6 +23,7 @@ describe('database faults', () => {
   let proxy: FaultProxy;
   let db: Database;
   let services: Services;
+  let stop: () => Promise<void>;
   let app: ReturnType<typeof buildApp>;
   let jwt: string;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-fault-'));
@@ -37,16 +37,14 @@ describe('database faults', () => {
       { log, searchPath: testDb.schema, max: 4 },
     );
     const config = testConfig({ dataDir });
-    services = await createServices({ db, config, log, clock: () => new Date(), storage: embedded() ? 'embedded' : 'postgres' });
+    ({ services, app, stop } = await compose({ db, config, log, clock: () => new Date(), storage: embedded() ? 'embedded' : 'postgres' }));
     await services.identity.ensureAdmin(ADMIN_PASSWORD);
-    const schema = buildSchema();
-    app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
     jwt = await login(app);
   });
 
   afterAll(async () => {
     proxy.restore();
-    await services.stop();
+    await stop();
     await db.close();
     await proxy.close();
     await testDb.drop();

@@ -4,10 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
-import { buildSchema } from '../../src/graphql/schema';
-import { buildApp } from '../../src/http/app';
-import { OperationRunner } from '../../src/rest/run';
-import { createServices, type Services } from '../../src/services/index';
+import { compose } from '../../src/main/compose';
+import type { Services } from '../../src/services/index';
 import { signRequest } from '../../src/auth/signature';
 import { createTestDb, embedded, testLog, type TestDb } from './db';
 
@@ -63,10 +61,14 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const config = testConfig(overrides);
   const clock = new TestClock();
   const log = testLog();
-  const services = await createServices({ db: testDb.db, config, log, clock: clock.now, storage: embedded() ? 'embedded' : 'postgres' });
+  const { services, app, stop } = await compose({
+    db: testDb.db,
+    config,
+    log,
+    clock: clock.now,
+    storage: embedded() ? 'embedded' : 'postgres',
+  });
   await services.identity.ensureAdmin(ADMIN_PASSWORD);
-  const schema = buildSchema();
-  const app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
   return {
     app,
     services,
@@ -74,7 +76,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     clock,
     testDb,
     async close() {
-      await services.stop();
+      await stop();
       await testDb.drop();
       fs.rmSync(config.dataDir, { recursive: true, force: true });
     },

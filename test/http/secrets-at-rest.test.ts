@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { keyFilePath, rotateKeyFile } from '../../src/auth/secret-box';
-import { createServices } from '../../src/services/index';
+import { composeServices } from '../../src/main/compose';
 import { apiToken, createTestApp, login, signed, type ApiToken, type TestApp } from '../helpers/app';
 import { testLog } from '../helpers/db';
 
@@ -48,7 +48,7 @@ describe('secrets at rest', () => {
       [admin.userId, plainKey],
     );
     expect((await signed(t.app, { id, key: plainKey }, 'GET', '/api/v2/permissions/1')).status).toBe(200);
-    await createServices({ db: t.testDb.db, config: t.config, log: testLog(), clock: t.clock.now, storage: 'test' });
+    await composeServices({ db: t.testDb.db, config: t.config, log: testLog(), clock: t.clock.now, storage: 'test' });
     const stored = (await rows()).find((r) => r.id === id)!.key;
     expect(stored).toMatch(/^gas1:/);
     expect((await signed(t.app, { id, key: plainKey }, 'GET', '/api/v2/permissions/1')).status).toBe(200);
@@ -72,10 +72,16 @@ describe('secrets at rest', () => {
     const dir = fs.mkdtempSync(path.join(t.config.dataDir, 'k'));
     fs.writeFileSync(keyFilePath(dir), Buffer.alloc(32, 1).toString('base64'), { mode: 0o644 });
     await expect(
-      createServices({ db: t.testDb.db, config: { ...t.config, dataDir: dir }, log: testLog(), clock: t.clock.now, storage: 'test' }),
+      composeServices({ db: t.testDb.db, config: { ...t.config, dataDir: dir }, log: testLog(), clock: t.clock.now, storage: 'test' }),
     ).rejects.toThrow(/readable by other users/);
     await expect(
-      createServices({ db: t.testDb.db, config: { ...t.config, secretKey: 'short' }, log: testLog(), clock: t.clock.now, storage: 'test' }),
+      composeServices({
+        db: t.testDb.db,
+        config: { ...t.config, secretKey: 'short' },
+        log: testLog(),
+        clock: t.clock.now,
+        storage: 'test',
+      }),
     ).rejects.toThrow(/GAS_SECRET_KEY must be 32 bytes/);
   });
 });

@@ -1,10 +1,8 @@
 import { Writable } from 'node:stream';
 import request from 'supertest';
-import { buildSchema } from '../../src/graphql/schema';
 import { buildApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
-import { OperationRunner } from '../../src/rest/run';
-import { createServices } from '../../src/services/index';
+import { compose } from '../../src/main/compose';
 import { ADMIN_PASSWORD, apiToken, login, signed, testConfig } from '../helpers/app';
 import { createTestDb, type TestDb } from '../helpers/db';
 
@@ -12,7 +10,7 @@ import { createTestDb, type TestDb } from '../helpers/db';
 describe('log redaction', () => {
   let testDb: TestDb;
   let app: ReturnType<typeof buildApp>;
-  let services: Awaited<ReturnType<typeof createServices>>;
+  let stop: () => Promise<void>;
   const lines: string[] = [];
 
   beforeAll(async () => {
@@ -25,13 +23,12 @@ describe('log redaction', () => {
     });
     const log = createLogger('trace', sink);
     const config = testConfig({ logLevel: 'trace' });
-    services = await createServices({ db: testDb.db, config, log, clock: () => new Date(), storage: 'test' });
-    await services.identity.ensureAdmin(ADMIN_PASSWORD);
-    const schema = buildSchema();
-    app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
+    const composed = await compose({ db: testDb.db, config, log, clock: () => new Date(), storage: 'test' });
+    await composed.services.identity.ensureAdmin(ADMIN_PASSWORD);
+    ({ app, stop } = composed);
   });
   afterAll(async () => {
-    await services.stop();
+    await stop();
     await testDb.drop();
   });
 

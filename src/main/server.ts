@@ -3,12 +3,10 @@ import type { Config } from '../config.js';
 import { startEmbedded, type EmbeddedDatabase } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { Database } from '../db/pool.js';
-import { buildSchema } from '../graphql/schema.js';
+import { answerClientErrors } from '../http/client-error.js';
 import type { Logger } from '../logger.js';
-import { OperationRunner } from '../rest/run.js';
-import { createServices, type Services } from '../services/index.js';
-import { buildApp } from './app.js';
-import { answerClientErrors } from './client-error.js';
+import type { Services } from '../services/index.js';
+import { compose } from './compose.js';
 
 export interface Storage {
   db: Database;
@@ -44,7 +42,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const storage = await openStorage(config, log);
   await migrate(storage.db, log);
-  const services = await createServices({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind });
+  const { services, app, start, stop } = await compose({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind });
   const admin = await services.identity.ensureAdmin(config.adminPassword);
   if (admin.created && admin.password) {
     // Printed once, on the first start only; it is not stored anywhere in clear.
@@ -55,9 +53,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   } else if (admin.created) {
     log.info({ user: 'admin' }, 'initial administrator created from GAS_ADMIN_PASSWORD');
   }
-  const schema = buildSchema();
-  const app = buildApp({ services, config, log, schema, runner: new OperationRunner(schema) });
-  services.start();
+  start();
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
@@ -71,7 +67,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     services,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await services.stop();
+      await stop();
       await storage.close();
     },
   };

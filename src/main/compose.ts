@@ -1,0 +1,233 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db/pool.js';
+import { createPermissionsStore } from '../db/stores/permissions-store.js';
+import { createPrincipalsStore } from '../db/stores/principals-store.js';
+import { createSecretsStore } from '../db/stores/secrets-store.js';
+import { createSessionsStore } from '../db/stores/sessions-store.js';
+import { createTokensStore } from '../db/stores/tokens-store.js';
+import { createUsersStore } from '../db/stores/users-store.js';
+import path from 'node:path';
+import { createDatapipeStore } from '../db/stores/datapipe-store.js';
+import { PgGraphStore } from '../graph/pg/store.js';
+import type { GraphStore } from '../graph/store.js';
+import type { Logger } from '../logger.js';
+import { createDatapipeService } from '../services/datapipe.js';
+import { createGraphService } from '../services/graph.js';
+import { createEntityService } from '../services/entities.js';
+import { createSearchService } from '../services/search.js';
+import { createJobListsService } from '../services/job-lists.js';
+import { createSearchStore } from '../db/stores/search-store.js';
+import { createJobListsStore } from '../db/stores/job-lists-store.js';
+import { GraphIndexHolder } from '../services/graph-index-holder.js';
+import { createIdentityService } from '../services/identity.js';
+import { createPermissionsService } from '../services/permissions.js';
+import { createTokensService } from '../services/tokens.js';
+import { createClientsStore } from '../db/stores/clients-store.js';
+import { createEventsStore } from '../db/stores/events-store.js';
+import { createJobsStore } from '../db/stores/jobs-store.js';
+import { createClientsService } from '../services/clients.js';
+import { createCollectionJobsService } from '../services/collection-jobs.js';
+import { createCollectorFiles } from '../services/collector-files.js';
+import { createEventsService } from '../services/events.js';
+import { createLoaders } from '../services/loaders.js';
+import { createHealth } from '../services/health.js';
+import type { Services } from '../services/index.js';
+import type { Express } from 'express';
+import { buildSchema } from '../graphql/schema.js';
+import { buildApp } from '../http/app.js';
+import { OperationRunner } from '../rest/run.js';
+import { createScheduler } from '../services/scheduler.js';
+import { createCustomNodesStore } from '../db/stores/custom-nodes-store.js';
+import { createSsoStore } from '../db/stores/sso-store.js';
+import { createTagsStore } from '../db/stores/tags-store.js';
+import { createAssetGroupsService } from '../services/asset-groups.js';
+import { createCustomNodesService } from '../services/custom-nodes.js';
+import { createSsoService } from '../services/sso.js';
+import { Keyring } from '../auth/secret-box.js';
+import { createSecretsService } from '../services/secrets.js';
+import { createAccountsService } from '../services/accounts.js';
+import { createLoginThrottleStore } from '../db/stores/login-throttle-store.js';
+
+export interface ComposeDeps {
+  db: Database;
+  config: Config;
+  log: Logger;
+  clock: () => Date;
+  /** 'embedded' (PGlite) or 'postgres'. */
+  storage: string;
+  /**
+   * 'check' (the server, default): prove at start that the server key opens the stored secrets, and seal rows
+   * stored in clear. 'lazy' (one-off commands): only when a command needs a secret.
+   */
+  secrets?: 'check' | 'lazy';
+  /** The graph store; the PostgreSQL one by default (the only one built, see docs/scaling.md). */
+  graphStore?: GraphStore;
+}
+
+/** What the composition root hands back: the services, and the background work they run. */
+export interface ComposedServices {
+  services: Services;
+  /** Starts background work (the data pipeline, the scheduler); the server calls it, one-off commands do not. */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root: database → stores → services, every link made here at construction (no setters or
+ * listeners afterwards). The server, the command line, tests and benchmarks all build the service through it.
+ */
+export async function composeServices(d: ComposeDeps): Promise<ComposedServices> {
+  const { db, config, log, clock } = d;
+  const users = createUsersStore(db);
+  const principals = createPrincipalsStore(db);
+  const tokensStore = createTokensStore(db);
+  // Token keys and the JWT key are sealed with a key outside the database (GAS_SECRET_KEY or DATA_DIR/secret.key).
+  const keyring = new Keyring({ envKey: config.secretKey, envPrevious: config.secretKeyPrevious, dataDir: config.dataDir });
+  const secretsStore = createSecretsStore(db);
+  const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
+  const sessions = createSessionsStore(db);
+  const identity = await createIdentityService({
+    users,
+    sessions,
+    throttle: createLoginThrottleStore(db),
+    principals,
+    secrets: secretsStore,
+    keyring,
+    tx: (fn) => db.tx(fn),
+    clock,
+    sessionTtlHours: config.sessionTtlHours,
+    log: log.child({ module: 'identity' }),
+  });
+  const permissions = createPermissionsService(createPermissionsStore(db));
+  if (d.secrets !== 'lazy') {
+    await identity.checkSecrets();
+    await secrets.sealPlain();
+  }
+  // Wired at construction; the closures below reach services made further down, called only once requests flow.
+  const tokens = createTokensService({
+    tokens: tokensStore,
+    principals,
+    users,
+    identity,
+    clock,
+    keyring,
+    resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
+  });
+  const graphStore = d.graphStore ?? new PgGraphStore(db);
+  const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
+  const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
+  const graph = createGraphService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
+  const entities = createEntityService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
+  const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
+  const datapipe = createDatapipeService({
+    store: createDatapipeStore(db),
+    graph: graphStore,
+    index: graphIndex,
+    uploadsDir: path.join(config.dataDir, 'uploads'),
+    log: log.child({ module: 'datapipe' }),
+    pollMs: config.datapipePollMs,
+    tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    afterAnalysis: () => assetGroups.refreshAll(),
+    onJobFinished: (job, files) => collectionJobs.jobFinished(job, files),
+    onRunEnd: () => collectionJobs.repairStranded(),
+  });
+  const clientsStore = createClientsStore(db);
+  const clients = createClientsService({
+    clients: clientsStore,
+    tokensStore,
+    tokens,
+    tx: (fn) => db.tx(fn),
+    bindClients: createClientsStore,
+    bindTokens: createTokensStore,
+    clock,
+  });
+  const events = createEventsService({ events: createEventsStore(db), clients: clientsStore, clock });
+  const collectionJobs = createCollectionJobsService({
+    jobs: createJobsStore(db),
+    clients: clientsStore,
+    datapipe,
+    clock,
+    log: log.child({ module: 'jobs' }),
+  });
+  const scheduler = createScheduler({
+    tx: (fn) => db.tx(fn),
+    clock,
+    log: log.child({ module: 'scheduler' }),
+    pollMs: config.schedulerPollMs,
+  });
+  const collectorFiles = createCollectorFiles(config.collectorsDir);
+  const assetGroups = createAssetGroupsService({
+    store: createTagsStore(db),
+    graph: graphStore,
+    tx: (fn) => db.tx(fn),
+    bind: createTagsStore,
+  });
+  const sso = createSsoService({
+    store: createSsoStore(db),
+    identity,
+    tx: (fn) => db.tx(fn),
+    bind: createSsoStore,
+    rootUrl: config.rootUrl,
+    log: log.child({ module: 'sso' }),
+  });
+
+  const accounts = createAccountsService({
+    users,
+    sessions,
+    sso: createSsoStore(db),
+    tx: (fn) => db.tx(fn),
+    clock,
+    log: log.child({ module: 'accounts' }),
+  });
+
+  const services: Services = {
+    storage: d.storage,
+    edition: config.edition,
+    identity,
+    permissions,
+    tokens,
+    secrets,
+    accounts,
+    graphStore,
+    graphIndex,
+    graph,
+    entities,
+    search,
+    jobLists: createJobListsService({ store: createJobListsStore(db) }),
+    datapipe,
+    clients,
+    events,
+    collectionJobs,
+    scheduler,
+    collectorFiles,
+    customNodes,
+    assetGroups,
+    sso,
+    createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
+    health: createHealth({ db, edition: config.edition, storage: d.storage }),
+  };
+  return {
+    services,
+    start() {
+      datapipe.start();
+      scheduler.start();
+    },
+    async stop() {
+      await scheduler.stop();
+      await datapipe.stop();
+    },
+  };
+}
+
+export interface Composed extends ComposedServices {
+  /** The express app: REST /api/v2 and GraphQL /graphql over the services. */
+  app: Express;
+}
+
+/** The whole service: the services above, the GraphQL schema and the express app over them. */
+export async function compose(d: ComposeDeps): Promise<Composed> {
+  const composed = await composeServices(d);
+  const schema = buildSchema();
+  const app = buildApp({ services: composed.services, config: d.config, log: d.log, schema, runner: new OperationRunner(schema) });
+  return { ...composed, app };
+}
