@@ -24,7 +24,16 @@ export function loadTypeDefs(): string[] {
     .map((f) => fs.readFileSync(path.join(SCHEMA_DIR, f), 'utf8'));
 }
 
-const RESOLVERS: Resolvers[] = [commonResolvers, identityResolvers, graphResolvers, entitiesResolvers, datapipeResolvers, collectorsResolvers, adminResolvers, accountsResolvers];
+const RESOLVERS: Resolvers[] = [
+  commonResolvers,
+  identityResolvers,
+  graphResolvers,
+  entitiesResolvers,
+  datapipeResolvers,
+  collectorsResolvers,
+  adminResolvers,
+  accountsResolvers,
+];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */
 export function buildSchema(): GraphQLSchema {
