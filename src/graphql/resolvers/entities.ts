@@ -15,6 +15,7 @@ export const entitiesResolvers: Resolvers = {
         : [...(await ctx.services.search.kinds('NODE')), ...(await ctx.services.search.kinds('EDGE'))],
     serviceInfo: (_, __, ctx) => ctx.services.search.info(),
     collectionJobs: (_, args, ctx) => ctx.services.jobLists.list(args),
+    certifications: (_, args, ctx) => ctx.services.assetGroups.certifications(args),
   },
   Entity: {
     node: (e) => e.node,
