@@ -60,7 +60,6 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/assets/{id}': 'the UI assets are not served by this API',
   'GET /api/v2/config': 'to do: server configuration',
   'PUT /api/v2/config': 'to do: server configuration',
-  'PUT /api/v2/events/{id}': 'to do: collection event update',
   'POST /api/v2/bloodhound-users': 'to do: user creation (accounts)',
 };
 

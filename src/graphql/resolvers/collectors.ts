@@ -32,6 +32,7 @@ export const collectorsResolvers: Resolvers = {
       return true;
     },
     createEvent: (_, { input }, ctx) => ctx.services.events.create(input),
+    updateEvent: (_, { id, input }, ctx) => ctx.services.events.update(id, input),
     deleteEvent: async (_, { id }, ctx) => {
       await ctx.services.events.delete(id);
       return true;

@@ -195,6 +195,17 @@ export const collectorRoutes = [
     variables: ({ params, query }) => ({ id: params.event_id, ...hydrateVariables(query) }),
     reshape: ({ event }) => data(shape.event(event)),
   }),
+  // BloodHound's update of a scheduled event: the rules of create; fields left out keep their values.
+  route('PUT', '/api/v2/events/:event_id', 'events', 'UpdateEvent', {
+    body: 'json',
+    input: { params: eventParams, query: z.object(hydrate), body: z.object({ rrule: z.string().optional(), ...collectionBody }) },
+    variables: ({ params, body, query }) => ({
+      id: params.event_id,
+      input: { rrule: body.rrule ?? null, ...collectionInput(body) },
+      ...hydrateVariables(query),
+    }),
+    reshape: ({ updateEvent }) => data(shape.event(updateEvent)),
+  }),
   route('DELETE', '/api/v2/events/:event_id', 'events', 'DeleteEvent', {
     input: { params: eventParams },
     variables: ({ params }) => ({ id: params.event_id }),
