@@ -41,7 +41,6 @@ const NOT_SERVED: Record<string, string> = {
   'PUT /api/v2/attack-paths': 'Enterprise attack-path findings',
   'GET /api/v2/domains/{id}/available-types': 'Enterprise attack-path findings',
   'GET /api/v2/domains/{id}/attack-path-findings': 'Enterprise attack-path findings',
-  'PUT /api/v2/jobs/{id}/cancel': 'to do: collection job cancel',
   'GET /api/v2/jobs/{id}/log': 'Enterprise collector job logs',
   'GET /api/v2/sso-providers/{id}/signing-certificate': 'SAML signing certificate: with the SAML service provider keys',
   'POST /api/v2/sso-providers/oidc': 'OIDC login has its own issue',

@@ -38,6 +38,7 @@ export const collectorsResolvers: Resolvers = {
       return true;
     },
     createTask: (_, { clientId, input }, ctx) => ctx.services.collectionJobs.createTask(clientId, input),
+    cancelCollectionJob: (_, { id }, ctx) => ctx.services.collectionJobs.cancel(id),
     runScheduler: (_, __, ctx) => ctx.services.scheduler.tick(),
     clientCheckin: (_, { input }, ctx) => ctx.services.clients.checkIn(clientOf(ctx), input),
     startJob: (_, { id }, ctx) => ctx.services.collectionJobs.start(clientOf(ctx), id),

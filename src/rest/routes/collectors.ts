@@ -102,6 +102,12 @@ export const collectorRoutes = [
     },
     reshape: accepted,
   }),
+  // BloodHound's cancel of a collection job that has not finished.
+  route('PUT', '/api/v2/jobs/:job_id/cancel', 'jobs', 'CancelJob', {
+    input: { params: jobParams },
+    variables: ({ params }) => ({ id: params.job_id }),
+    reshape: ({ cancelCollectionJob }) => data(shape.endedJob(cancelCollectionJob)),
+  }),
   route('GET', '/api/v2/jobs/:job_id', 'jobs', 'GetJob', {
     input: { params: jobParams },
     variables: ({ params }) => ({ id: params.job_id }),
