@@ -59,7 +59,6 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/assets/{id}': 'the UI assets are not served by this API',
   'GET /api/v2/config': 'to do: server configuration',
   'PUT /api/v2/config': 'to do: server configuration',
-  'POST /api/v2/bloodhound-users': 'to do: user creation (accounts)',
 };
 
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'bloodhound-client', 'routes.txt');
