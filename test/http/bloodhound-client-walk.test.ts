@@ -44,7 +44,6 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/jobs/{id}/log': 'Enterprise collector job logs',
   'GET /api/v2/sso-providers/{id}/signing-certificate': 'SAML signing certificate: with the SAML service provider keys',
   'POST /api/v2/sso-providers/oidc': 'OIDC login has its own issue',
-  'PATCH /api/v2/sso-providers/{id}': 'to do: SSO provider update',
   'POST /api/v2/bloodhound-users/{id}/mfa': 'MFA has its own issue',
   'DELETE /api/v2/bloodhound-users/{id}/mfa': 'MFA has its own issue',
   'GET /api/v2/bloodhound-users/{id}/mfa-activation': 'MFA has its own issue',
