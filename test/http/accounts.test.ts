@@ -23,7 +23,11 @@ describe('accounts', () => {
     expectWrapper(await post([1] as unknown as object), 400);
     const plain = await userWithRole(t, 'User');
     expectWrapper(await post({ principal: 'by-user', secret: 'a-long-enough-secret', roles: [userRole] }, plain.jwt), 403);
-    expect((await request(t.app).get('/api/v2/bloodhound-users').set(as(t.adminJwt))).body.data.users.map((u: { principal_name: string }) => u.principal_name)).not.toContain('short');
+    expect(
+      (await request(t.app).get('/api/v2/bloodhound-users').set(as(t.adminJwt))).body.data.users.map(
+        (u: { principal_name: string }) => u.principal_name,
+      ),
+    ).not.toContain('short');
   });
 
   it('GET /api/v2/bloodhound-users/{id}: the user with roles; 400 malformed, 404 unknown, 403 without auth/ManageSelf', async () => {

@@ -152,7 +152,10 @@ describe('clients (administration and endpoint 7)', () => {
   });
   it('PUT /api/v2/jobs/{id}/cancel cancels a job that has not finished (status 3), 409 once finished', async () => {
     const c = await createClient(t.app, t.adminJwt);
-    const cancel = (id: unknown, jwt = t.adminJwt) => request(t.app).put(`/api/v2/jobs/${id}/cancel`).set({ Authorization: `Bearer ${jwt}` });
+    const cancel = (id: unknown, jwt = t.adminJwt) =>
+      request(t.app)
+        .put(`/api/v2/jobs/${id}/cancel`)
+        .set({ Authorization: `Bearer ${jwt}` });
     const ready = (await request(t.app).post(`/api/v2/clients/${c.id}/tasks`).set(admin()).send({})).body.data;
     const res = await cancel(ready.id);
     expect(res.status).toBe(200);

@@ -281,7 +281,11 @@ describe('collection events (endpoints 16 and 17)', () => {
     });
   });
   describe('PUT /api/v2/events/{id} (BloodHound client)', () => {
-    const put = (id: unknown, body: unknown) => request(t.app).put(`/api/v2/events/${id}`).set(admin()).send(body as object);
+    const put = (id: unknown, body: unknown) =>
+      request(t.app)
+        .put(`/api/v2/events/${id}`)
+        .set(admin())
+        .send(body as object);
 
     it('updates the fields given, keeps the others, and a new rrule moves the next run', async () => {
       const c = await createClient(t.app, t.adminJwt);
@@ -300,7 +304,11 @@ describe('collection events (endpoints 16 and 17)', () => {
       });
       const weekly = 'DTSTART:20240101T050000Z\nRRULE:FREQ=WEEKLY;INTERVAL=1';
       const moved = await put(created.id, { rrule: weekly, session_collection: false });
-      expect(moved.body.data).toMatchObject({ rrule: weekly, session_collection: false, next_scheduled_at: expect.stringMatching(/T05:00:00/) });
+      expect(moved.body.data).toMatchObject({
+        rrule: weekly,
+        session_collection: false,
+        next_scheduled_at: expect.stringMatching(/T05:00:00/),
+      });
       expect((await request(t.app).get(`/api/v2/events/${created.id}`).set(admin())).body.data.rrule).toBe(weekly);
     });
 

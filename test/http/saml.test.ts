@@ -35,7 +35,9 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
     const created = (await createProvider('Patch Me', idp.metadata)).body.data;
     const ssoId = created.sso_provider_id.int32;
     const patch = (id: unknown, fields: Record<string, string>, jwt = t.adminJwt) => {
-      let req = request(t.app).patch(`/api/v2/sso-providers/${id}`).set({ Authorization: `Bearer ${jwt}` });
+      let req = request(t.app)
+        .patch(`/api/v2/sso-providers/${id}`)
+        .set({ Authorization: `Bearer ${jwt}` });
       for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
       return req;
     };

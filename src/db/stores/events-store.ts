@@ -140,7 +140,10 @@ export function createEventsStore(db: Queryable) {
       return rows[0]!;
     },
     /** Replaces an event's schedule, flags and lists; undefined when it does not exist (or was deleted). */
-    async update(id: number, e: Omit<EventModel, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'deletedAt'>): Promise<EventModel | undefined> {
+    async update(
+      id: number,
+      e: Omit<EventModel, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'deletedAt'>,
+    ): Promise<EventModel | undefined> {
       const rows = await db.query<EventModel>(UPDATE, [
         id,
         e.rrule,

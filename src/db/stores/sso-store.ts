@@ -90,7 +90,10 @@ export function createSsoStore(db: Queryable) {
     async updateSso(id: number, name: string, slug: string, config: SsoProviderModel['config']): Promise<void> {
       await db.execute(SQL.updateSso, [id, name, slug, JSON.stringify(config)]);
     },
-    async updateSaml(ssoProviderId: number, p: { name: string; idpIssuerUri: string; idpSsoUri: string; idpCerts: string[]; mappings: string[] }) {
+    async updateSaml(
+      ssoProviderId: number,
+      p: { name: string; idpIssuerUri: string; idpSsoUri: string; idpCerts: string[]; mappings: string[] },
+    ) {
       await db.execute(SQL.updateSaml, [ssoProviderId, p.name, p.idpIssuerUri, p.idpSsoUri, p.idpCerts, p.mappings]);
     },
     async getSso(id: number): Promise<SsoProviderModel | undefined> {
