@@ -250,6 +250,14 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
       return { ...view!, selectors, history: await store.history(nodeId) };
     },
 
+    /** Every certification change, newest first, optionally of one tag (BloodHound's GET …/certifications). */
+    async certifications(input: { skip?: number | null; limit?: number | null; tagId?: number | null }) {
+      if (input.tagId != null) await tag(input.tagId);
+      const page = paging(CONTEXT, input, { limit: 100, max: 1000 });
+      const { total, records } = await store.certifications(page.skip, page.limit, input.tagId ?? null);
+      return { totalCount: total, skip: page.skip, limit: page.limit, records };
+    },
+
     /**
      * Endpoint 5: certifies (action 2 / "certify", the default) or revokes (1 / "revoke") zone members, all or
      * nothing. Per node only its highest-priority zone selector row takes the action (lower rows return to

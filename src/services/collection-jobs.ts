@@ -213,6 +213,16 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
       return (await jobs.get(id!))!;
     },
 
+    /** Cancels a job that has not finished (BloodHound's status 3, canceled); 409 for a finished one. */
+    async cancel(id: number): Promise<JobModel> {
+      if (!(await jobs.cancel(id, clock()))) {
+        const job = await jobs.get(id);
+        if (!job) throw jobNotFound();
+        throw conflict(CONTEXT, 'The job has finished and cannot be canceled.');
+      }
+      return (await jobs.get(id))!;
+    },
+
     async get(id: number): Promise<JobModel> {
       const job = await jobs.get(id);
       if (!job) throw jobNotFound();

@@ -28,7 +28,17 @@ export const JOB_STATUS = {
   partiallyComplete: 8,
 } as const;
 
-const ACCEPTED_TYPES = /^(application\/(json|zip|x-zip-compressed|zip-compressed|gzip|x-gzip)|text\/plain)\b/i;
+/** The upload content types we take (BloodHound's /file-upload/accepted-types answers this list). */
+export const ACCEPTED_UPLOAD_TYPES = [
+  'application/json',
+  'application/zip',
+  'application/x-zip-compressed',
+  'application/zip-compressed',
+  'application/gzip',
+  'application/x-gzip',
+  'text/plain',
+] as const;
+const ACCEPTED_TYPES = new RegExp(`^(${ACCEPTED_UPLOAD_TYPES.map((t) => t.replace(/[/+.-]/g, '\\$&')).join('|')})\\b`, 'i');
 
 export interface DatapipeDeps {
   store: DatapipeStore;

@@ -80,6 +80,25 @@ export function createEventsService(deps: EventsDeps) {
       });
     },
 
+    /**
+     * Updates a scheduled event with the rules of create: fields left out keep their values; a new rrule moves the
+     * next run. The client cannot change (delete the event and create another).
+     */
+    async update(id: number, input: Record<string, unknown>): Promise<EventModel> {
+      const current = await events.get(id);
+      if (!current) throw notFound(CONTEXT, 'The requested event could not be found.');
+      const given = (k: string) => input[k] !== undefined && input[k] !== null;
+      const rrule = given('rrule') ? input.rrule : current.rrule;
+      const schedule = parseSchedule(CONTEXT, rrule);
+      const flags = readFlags(CONTEXT, { ...flagsOf(current), ...Object.fromEntries(Object.entries(input).filter(([k]) => given(k))) });
+      const ous = given('ous') ? readObjectIds(CONTEXT, 'ous', input.ous) : current.ous;
+      const domains = given('domains') ? readObjectIds(CONTEXT, 'domains', input.domains) : current.domains;
+      const nextScheduledAt = given('rrule') ? nextOccurrence(schedule.rule, clock()) : current.nextScheduledAt;
+      const updated = await events.update(id, { rrule: schedule.text, nextScheduledAt, ...flags, ous, domains });
+      if (!updated) throw notFound(CONTEXT, 'The requested event could not be found.');
+      return updated;
+    },
+
     async get(id: number): Promise<EventModel> {
       const e = await events.get(id);
       if (!e) throw notFound(CONTEXT, 'The requested event could not be found.');

@@ -83,18 +83,22 @@ export async function createIdentityService(deps: IdentityDeps) {
   async function createUser(input: {
     principalName: string;
     password: string;
-    role: string;
+    /** The role by name (`gas user create`) or by id (BloodHound's `roles`); one of the two. */
+    role?: string | null;
+    roleId?: number | null;
     emailAddress?: string | null;
     firstName?: string | null;
     lastName?: string | null;
   }): Promise<UserModel> {
+    if ((input.role == null) === (input.roleId == null)) throw badRequest('users', 'Give the role: its name or its id (one of the two).');
     const principalName = requireText('users', 'principal_name', input.principalName, 256);
     if (!input.password || input.password.length < 12) throw badRequest('users', 'password must be at least 12 characters.');
     const digest = await hashPassword(input.password);
     return deps.tx(async (q) => {
       const txUsers = createUsersStore(q);
-      const role = await createPermissionsStore(q).roleByName(input.role);
-      if (!role) throw badRequest('users', `Unknown role "${input.role}".`);
+      const roles = createPermissionsStore(q);
+      const role = input.role != null ? await roles.roleByName(input.role) : await roles.roleById(input.roleId!);
+      if (!role) throw badRequest('users', `Unknown role ${input.role != null ? `"${input.role}"` : input.roleId}.`);
       if (await txUsers.getByName(principalName)) throw conflict('users', `A user named "${principalName}" already exists.`);
       const id = await txUsers.create({
         principalName,

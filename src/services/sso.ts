@@ -125,6 +125,52 @@ export function createSsoService(deps: SsoDeps) {
       return view((await store.samlById(id))!);
     },
 
+    /**
+     * BloodHound's PATCH /sso-providers/{id} for a SAML provider, with the rules of create: fields left out keep
+     * their values; a new name moves the slug (and so the SP URLs); metadata is parsed as on create.
+     */
+    async updateSamlProvider(
+      ssoId: number,
+      input: { name?: unknown; metadata?: unknown; autoProvision?: Partial<AutoProvision>; principalAttributeMappings?: string[] },
+    ): Promise<SamlProviderView> {
+      const sso = await store.getSso(ssoId);
+      const saml = sso && (await store.samlBySso([sso.id]))[0];
+      if (!sso || !saml) throw notFound(CONTEXT, 'The requested SSO provider could not be found.');
+      let name = sso.name;
+      if (input.name != null) {
+        if (typeof input.name !== 'string' || !input.name.trim()) throw badRequest(CONTEXT, 'name must not be empty.');
+        name = input.name.trim();
+        if (name.length > 200) throw badRequest(CONTEXT, 'name is longer than 200 characters.');
+      }
+      const slug = slugOf(name);
+      if (!slug) throw badRequest(CONTEXT, 'name must contain letters or digits.');
+      if (input.metadata != null && typeof input.metadata !== 'string') throw badRequest(CONTEXT, 'metadata must be the IdP metadata XML.');
+      const meta = input.metadata != null ? parseIdpMetadata(CONTEXT, input.metadata as string) : undefined;
+      const before = sso.config.auto_provision;
+      const auto: AutoProvision = {
+        enabled: input.autoProvision?.enabled ?? before?.enabled ?? false,
+        default_role_id: input.autoProvision?.default_role_id ?? before?.default_role_id ?? 3,
+        role_provision: input.autoProvision?.role_provision ?? before?.role_provision ?? false,
+      };
+      await deps
+        .tx(async (q) => {
+          const s = deps.bind(q);
+          await s.updateSso(sso.id, name, slug, { ...sso.config, auto_provision: auto });
+          await s.updateSaml(sso.id, {
+            name,
+            idpIssuerUri: meta?.entityId ?? saml.idpIssuerUri,
+            idpSsoUri: meta?.ssoUrl ?? saml.idpSsoUri,
+            idpCerts: meta?.certificates ?? saml.idpCerts,
+            mappings: input.principalAttributeMappings?.length ? input.principalAttributeMappings : saml.principalAttributeMappings,
+          });
+        })
+        .catch((err) => {
+          if (err instanceof AppError && err.code === 'CONFLICT') throw conflict(CONTEXT, 'sso provider name must be unique');
+          throw err;
+        });
+      return view((await store.samlById(saml.id))!);
+    },
+
     /** Endpoint 2. */
     async samlProvider(id: number): Promise<SamlProviderView> {
       const p = await store.samlById(id);

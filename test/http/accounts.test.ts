@@ -7,6 +7,29 @@ describe('accounts', () => {
   const t = useTestApp();
   const as = (jwt: string) => ({ Authorization: `Bearer ${jwt}` });
 
+  it('POST /api/v2/bloodhound-users creates a user who can log in; the rules of gas user create; admin only', async () => {
+    const roles = (await request(t.app).get('/api/v2/roles').set(as(t.adminJwt))).body.data.roles;
+    const userRole = roles.find((r: { name: string }) => r.name === 'User').id;
+    const post = (body: object, jwt = t.adminJwt) => request(t.app).post('/api/v2/bloodhound-users').set(as(jwt)).send(body);
+    const res = await post({ principal: 'new-analyst', secret: 'a-long-enough-secret', roles: [userRole], email_address: 'a@example.com' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ principal_name: 'new-analyst', roles: [expect.objectContaining({ name: 'User' })] });
+    expect(await login(t.app, 'new-analyst', 'a-long-enough-secret')).toEqual(expect.any(String));
+    expectWrapper(await post({ principal: 'new-analyst', secret: 'a-long-enough-secret', roles: [userRole] }), 409);
+    expectWrapper(await post({ principal: 'short', secret: 'short', roles: [userRole] }), 400);
+    expectWrapper(await post({ principal: 'norole', secret: 'a-long-enough-secret', roles: [] }), 400);
+    expectWrapper(await post({ principal: 'badrole', secret: 'a-long-enough-secret', roles: [999999] }), 400);
+    expectWrapper(await post({ secret: 'a-long-enough-secret', roles: [userRole] }), 400);
+    expectWrapper(await post([1] as unknown as object), 400);
+    const plain = await userWithRole(t, 'User');
+    expectWrapper(await post({ principal: 'by-user', secret: 'a-long-enough-secret', roles: [userRole] }, plain.jwt), 403);
+    expect(
+      (await request(t.app).get('/api/v2/bloodhound-users').set(as(t.adminJwt))).body.data.users.map(
+        (u: { principal_name: string }) => u.principal_name,
+      ),
+    ).not.toContain('short');
+  });
+
   it('GET /api/v2/bloodhound-users/{id}: the user with roles; 400 malformed, 404 unknown, 403 without auth/ManageSelf', async () => {
     const u = await userWithRole(t, 'User');
     const res = await request(t.app).get(`/api/v2/bloodhound-users/${u.id}`).set(as(t.adminJwt)).expect(200);

@@ -150,4 +150,27 @@ describe('clients (administration and endpoint 7)', () => {
     expect(after.body.data).toMatchObject({ completed_task_count: 1, completed_job_count: 0, current_task_id: { valid: false } });
     expectWrapper(await request(t.app).post(`/api/v2/clients/${c.id}/tasks`).set(admin()).send({ ous: 'x' }), 400);
   });
+  it('PUT /api/v2/jobs/{id}/cancel cancels a job that has not finished (status 3), 409 once finished', async () => {
+    const c = await createClient(t.app, t.adminJwt);
+    const cancel = (id: unknown, jwt = t.adminJwt) =>
+      request(t.app)
+        .put(`/api/v2/jobs/${id}/cancel`)
+        .set({ Authorization: `Bearer ${jwt}` });
+    const ready = (await request(t.app).post(`/api/v2/clients/${c.id}/tasks`).set(admin()).send({})).body.data;
+    const res = await cancel(ready.id);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: ready.id, status: 3 });
+    expect((await signed(t.app, c.token, 'GET', '/api/v2/jobs/available')).body.data).toEqual([]);
+    expectWrapper(await cancel(ready.id), 409);
+
+    const running = (await request(t.app).post(`/api/v2/clients/${c.id}/tasks`).set(admin()).send({})).body.data;
+    await signed(t.app, c.token, 'POST', '/api/v2/jobs/start', { id: running.id });
+    expect((await cancel(running.id)).body.data.status).toBe(3);
+
+    expectWrapper(await cancel(999999), 404);
+    expectWrapper(await cancel('abc'), 400);
+    expectWrapper(await request(t.app).put(`/api/v2/jobs/${ready.id}/cancel`), 401);
+    const reader = await userWithRole(t, 'Read-Only');
+    expectWrapper(await cancel(running.id, reader.jwt), 403);
+  });
 });

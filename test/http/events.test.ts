@@ -280,4 +280,51 @@ describe('collection events (endpoints 16 and 17)', () => {
       expect(res.body).toEqual({ data: { runScheduler: expect.any(Number) } });
     });
   });
+  describe('PUT /api/v2/events/{id} (BloodHound client)', () => {
+    const put = (id: unknown, body: unknown) =>
+      request(t.app)
+        .put(`/api/v2/events/${id}`)
+        .set(admin())
+        .send(body as object);
+
+    it('updates the fields given, keeps the others, and a new rrule moves the next run', async () => {
+      const c = await createClient(t.app, t.adminJwt);
+      const created = (await post({ client_id: c.id, rrule: DAILY, session_collection: true, ous: ['ou-1'] })).body.data;
+      const res = await put(created.id, { ad_structure_collection: true, domains: ['s-1-5-21-9'] });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        id: created.id,
+        client_id: c.id,
+        rrule: DAILY,
+        next_scheduled_at: created.next_scheduled_at,
+        session_collection: true,
+        ad_structure_collection: true,
+        ous: [expect.objectContaining({ objectid: 'OU-1' })],
+        domains: [expect.objectContaining({ objectid: 'S-1-5-21-9' })],
+      });
+      const weekly = 'DTSTART:20240101T050000Z\nRRULE:FREQ=WEEKLY;INTERVAL=1';
+      const moved = await put(created.id, { rrule: weekly, session_collection: false });
+      expect(moved.body.data).toMatchObject({
+        rrule: weekly,
+        session_collection: false,
+        next_scheduled_at: expect.stringMatching(/T05:00:00/),
+      });
+      expect((await request(t.app).get(`/api/v2/events/${created.id}`).set(admin())).body.data.rrule).toBe(weekly);
+    });
+
+    it('400 for a bad rrule, flag or id; 404 for an unknown or deleted event; nothing half-written', async () => {
+      const c = await createClient(t.app, t.adminJwt);
+      const created = (await post({ client_id: c.id, rrule: DAILY })).body.data;
+      expectWrapper(await put(created.id, { rrule: 'RRULE:FREQ=SECONDLY', session_collection: true }), 400);
+      expectWrapper(await put(created.id, { session_collection: 'yes' }), 400);
+      expectWrapper(await put(created.id, { ous: 'not-a-list' }), 400);
+      expectWrapper(await put('abc', {}), 400);
+      expectWrapper(await put(999999, {}), 404);
+      const after = (await request(t.app).get(`/api/v2/events/${created.id}`).set(admin())).body.data;
+      expect(after).toMatchObject({ rrule: DAILY, session_collection: false });
+      await request(t.app).delete(`/api/v2/events/${created.id}`).set(admin());
+      expectWrapper(await put(created.id, {}), 404);
+      expectWrapper(await request(t.app).put(`/api/v2/events/${created.id}`).send({}), 401);
+    });
+  });
 });

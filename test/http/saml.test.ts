@@ -31,6 +31,37 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
     idp = await createTestIdp();
   });
 
+  it('PATCH /api/v2/sso-providers/{id} updates a SAML provider with the rules of create', async () => {
+    const created = (await createProvider('Patch Me', idp.metadata)).body.data;
+    const ssoId = created.sso_provider_id.int32;
+    const patch = (id: unknown, fields: Record<string, string>, jwt = t.adminJwt) => {
+      let req = request(t.app)
+        .patch(`/api/v2/sso-providers/${id}`)
+        .set({ Authorization: `Bearer ${jwt}` });
+      for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+      return req;
+    };
+    const res = await patch(ssoId, { name: 'Patched IdP', 'config.auto_provision.enabled': 'true' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      id: created.id,
+      name: 'Patched IdP',
+      idp_issuer_uri: idp.entityId,
+      sp_sso_uri: `${ROOT}/api/v2/sso/patched-idp/login`,
+    });
+    const listed = (await request(t.app).get('/api/v2/sso-providers')).body.data.find((p: { id: number }) => p.id === ssoId);
+    expect(listed).toMatchObject({ name: 'Patched IdP', slug: 'patched-idp' });
+    expectWrapper(await patch(ssoId, { metadata: '<html/>' }), 400);
+    expectWrapper(await patch(ssoId, { 'config.auto_provision.default_role_id': 'x' }), 400);
+    expect((await request(t.app).get(`/api/v2/saml/providers/${created.id}`).set(admin())).body.data.name).toBe('Patched IdP');
+    await createProvider('Taken Name', idp.metadata);
+    expectWrapper(await patch(ssoId, { name: 'Taken Name' }), 409);
+    expectWrapper(await patch(999999, { name: 'x' }), 404);
+    expectWrapper(await patch('abc', { name: 'x' }), 400);
+    const user = await userWithRole(t, 'User');
+    expectWrapper(await patch(ssoId, { name: 'x' }, user.jwt), 403);
+  });
+
   it('creates a provider from IdP metadata; SP URLs come from ROOT_URL and the slug', async () => {
     const res = await createProvider('Test IdP', idp.metadata, {
       'config.auto_provision.enabled': 'true',

@@ -17,6 +17,23 @@ describe("BloodHound's spellings of our routes (issue 12)", () => {
     expectWrapper(await request(t.app).get('/api/v2/roles'), 401);
   });
 
+  it('GET /api/v2/roles/{id} answers one role; 404 unknown, 400 bad id', async () => {
+    const all = (await request(t.app).get('/api/v2/roles').set(as())).body.data.roles;
+    const res = await request(t.app).get(`/api/v2/roles/${all[0].id}`).set(as());
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(all[0]);
+    expectWrapper(await request(t.app).get('/api/v2/roles/999999').set(as()), 404);
+    expectWrapper(await request(t.app).get('/api/v2/roles/abc').set(as()), 400);
+    expectWrapper(await request(t.app).get(`/api/v2/roles/${all[0].id}`), 401);
+  });
+
+  it('GET /api/v2/file-upload/accepted-types lists the upload content types', async () => {
+    const res = await request(t.app).get('/api/v2/file-upload/accepted-types').set(as());
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(expect.arrayContaining(['application/json', 'application/zip']));
+    expectWrapper(await request(t.app).get('/api/v2/file-upload/accepted-types'), 401);
+  });
+
   it('serves sharphound/azurehound as collector_ad/collector_azure', async () => {
     const a = await request(t.app).get('/api/v2/collectors/sharphound').set(as());
     const b = await request(t.app).get('/api/v2/collectors/collector_ad').set(as());

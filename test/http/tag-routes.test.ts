@@ -45,6 +45,25 @@ describe('asset-group-tag reads of BloodHound (issue 12)', () => {
     expect(counts.body.data.total_count).toBe(members.body.count);
   });
 
+  it('lists certification records at GET …/certifications (not taken for a tag id)', async () => {
+    const members = (await get(`/api/v2/asset-group-tags/${tierZero}/members?limit=2`)).body.data.members;
+    const ids = members.map((m: { id: number }) => m.id);
+    const certified = await request(t.app)
+      .post('/api/v2/asset-group-tags/certifications')
+      .set(admin())
+      .send({ member_ids: ids, action: 2, note: 'reviewed' });
+    expect(certified.status).toBe(200);
+    const res = await get('/api/v2/asset-group-tags/certifications?limit=1');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ skip: 0, limit: 1, data: { records: [expect.objectContaining({ action: 2, note: 'reviewed' })] } });
+    expect(res.body.count).toBeGreaterThanOrEqual(1);
+    const ofTag = await get(`/api/v2/asset-group-tags/certifications?asset_group_tag_id=${tierZero}`);
+    expect(ofTag.body.data.records.every((r: { member_id: number }) => ids.includes(r.member_id))).toBe(true);
+    expectWrapper(await get('/api/v2/asset-group-tags/certifications?limit=abc'), 400);
+    expectWrapper(await get('/api/v2/asset-group-tags/certifications?limit=100000'), 400);
+    expectWrapper(await get('/api/v2/asset-group-tags/certifications?asset_group_tag_id=999999'), 404);
+  });
+
   it('404 for an unknown selector or tag, 400 for a bad id, 401 without credentials', async () => {
     expectWrapper(await get(`/api/v2/asset-group-tags/${tierZero}/selectors/999999`), 404);
     expectWrapper(await get('/api/v2/asset-group-tags/999999/members/counts'), 404);

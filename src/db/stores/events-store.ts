@@ -88,6 +88,13 @@ with e as (
     all_trusted_domains, ous, domains)
   values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning *)
 select ${COLUMNS} from e`;
+const UPDATE = /* SQL */ `-- events.update
+with e as (
+  update collection_events set rrule = $2, next_scheduled_at = $3, session_collection = $4, local_group_collection = $5,
+    ad_structure_collection = $6, cert_services_collection = $7, ca_registry_collection = $8,
+    dc_registry_collection = $9, all_trusted_domains = $10, ous = $11, domains = $12, updated_at = now()
+  where id = $1 and deleted_at is null returning *)
+select ${COLUMNS} from e`;
 const GET = /* SQL */ `-- events.get
 select ${COLUMNS} from collection_events e where e.id = $1 and e.deleted_at is null`;
 const FOR_CLIENTS = /* SQL */ `-- events.forClients
@@ -131,6 +138,27 @@ export function createEventsStore(db: Queryable) {
         e.domains,
       ]);
       return rows[0]!;
+    },
+    /** Replaces an event's schedule, flags and lists; undefined when it does not exist (or was deleted). */
+    async update(
+      id: number,
+      e: Omit<EventModel, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'deletedAt'>,
+    ): Promise<EventModel | undefined> {
+      const rows = await db.query<EventModel>(UPDATE, [
+        id,
+        e.rrule,
+        e.nextScheduledAt,
+        e.sessionCollection,
+        e.localGroupCollection,
+        e.adStructureCollection,
+        e.certServicesCollection,
+        e.caRegistryCollection,
+        e.dcRegistryCollection,
+        e.allTrustedDomains,
+        e.ous,
+        e.domains,
+      ]);
+      return rows[0];
     },
     async get(id: number): Promise<EventModel | undefined> {
       return (await db.query<EventModel>(GET, [id]))[0];

@@ -114,6 +114,10 @@ where id = $1 and client_id = $2 and status = 0`;
 const END = /* SQL */ `-- jobs.end
 update collection_jobs set status = $2, reported_status = $3, status_message = $4, end_time = $5, updated_at = now()
 where id = $1`;
+// Only a job that has not finished (ready or running) can be canceled; the check and the change are one statement.
+const CANCEL = /* SQL */ `-- jobs.cancel
+update collection_jobs set status = 3, status_message = 'canceled', end_time = $2, updated_at = now()
+where id = $1 and status in (0, 1) and deleted_at is null`;
 const SET_STATUS = /* SQL */ `-- jobs.setStatus
 update collection_jobs set status = $2, status_message = $3, updated_at = now() where id = $1`;
 const TOUCH_INGEST = /* SQL */ `-- jobs.touchIngest
@@ -203,6 +207,10 @@ export function createJobsStore(db: Queryable) {
     },
     async end(id: number, status: number, reportedStatus: number, message: string, at: Date): Promise<void> {
       await db.execute(END, [id, status, reportedStatus, message, at]);
+    },
+    /** Ready or running → canceled; false when the job has finished (or does not exist). */
+    async cancel(id: number, at: Date): Promise<boolean> {
+      return (await db.execute(CANCEL, [id, at])) > 0;
     },
     async setStatus(id: number, status: number, message: string): Promise<void> {
       await db.execute(SET_STATUS, [id, status, message]);

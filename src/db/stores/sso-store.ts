@@ -43,6 +43,11 @@ insert into sso_providers (name, slug, config) values ($1, $2, $3) returning id`
   createSaml: /* SQL */ `-- sso.createSaml
 insert into saml_providers (sso_provider_id, name, display_name, idp_issuer_uri, idp_sso_uri, idp_certs,
   principal_attribute_mappings) values ($1, $2, $2, $3, $4, $5, $6) returning id`,
+  updateSso: /* SQL */ `-- sso.update
+update sso_providers set name = $2, slug = $3, config = $4, updated_at = now() where id = $1`,
+  updateSaml: /* SQL */ `-- sso.updateSaml
+update saml_providers set name = $2, display_name = $2, idp_issuer_uri = $3, idp_sso_uri = $4, idp_certs = $5,
+  principal_attribute_mappings = $6, updated_at = now() where sso_provider_id = $1`,
   listSso: /* SQL */ `-- sso.list
 select ${SSO} from sso_providers p order by p.created_at, p.id`,
   getSso: /* SQL */ `-- sso.get
@@ -82,6 +87,15 @@ export function createSsoStore(db: Queryable) {
       return (await db.query<{ id: number }>(SQL.createSaml, args))[0]!.id;
     },
     listSso: () => db.query<SsoProviderModel>(SQL.listSso),
+    async updateSso(id: number, name: string, slug: string, config: SsoProviderModel['config']): Promise<void> {
+      await db.execute(SQL.updateSso, [id, name, slug, JSON.stringify(config)]);
+    },
+    async updateSaml(
+      ssoProviderId: number,
+      p: { name: string; idpIssuerUri: string; idpSsoUri: string; idpCerts: string[]; mappings: string[] },
+    ) {
+      await db.execute(SQL.updateSaml, [ssoProviderId, p.name, p.idpIssuerUri, p.idpSsoUri, p.idpCerts, p.mappings]);
+    },
     async getSso(id: number): Promise<SsoProviderModel | undefined> {
       return (await db.query<SsoProviderModel>(SQL.getSso, [id]))[0];
     },

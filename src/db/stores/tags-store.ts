@@ -139,6 +139,11 @@ values ($1, $2, $3, $4, $5, $6, $7)`,
   history: /* SQL */ `-- tags.history
 select id, node_id as "nodeId", selector_id as "selectorId", tag_id as "tagId", action, previous, note, actor,
   created_at as "createdAt" from asset_group_certifications where node_id = $1 order by id`,
+  // Every certification change, newest first (BloodHound's certification list); count over the whole filter.
+  certifications: /* SQL */ `-- tags.certifications
+select id, node_id as "nodeId", selector_id as "selectorId", tag_id as "tagId", action, previous, note, actor,
+  created_at as "createdAt", count(*) over ()::int as total
+from asset_group_certifications where ($3::int is null or tag_id = $3) order by id desc offset $1 limit $2`,
   selectorsOfNode: /* SQL */ `-- tags.selectorsOfNode
 select ${SELECTOR} from asset_group_tag_selectors s
 join asset_group_tag_selector_nodes sn on sn.selector_id = s.id where sn.node_id = $1 and s.asset_group_tag_id = $2 order by s.id`,
@@ -217,6 +222,10 @@ export function createTagsStore(db: Queryable) {
       await db.execute(SQL.addHistory, [h.nodeId, h.selectorId, h.tagId, h.action, h.previous, h.note, h.actor]);
     },
     history: (nodeId: number) => db.query<CertificationModel>(SQL.history, [nodeId]),
+    async certifications(skip: number, limit: number, tagId: number | null): Promise<{ total: number; records: CertificationModel[] }> {
+      const rows = await db.query<CertificationModel & { total: number }>(SQL.certifications, [skip, limit, tagId]);
+      return { total: rows[0]?.total ?? 0, records: rows.map(({ total: _, ...r }) => r) };
+    },
     selectorsOfNode: (nodeId: number, tagId: number) => db.query<SelectorModel>(SQL.selectorsOfNode, [nodeId, tagId]),
   };
 }

@@ -30,6 +30,17 @@ export const adminResolvers: Resolvers = {
         },
         principalAttributeMappings: principalAttributeMappings ?? [],
       }),
+    updateSamlProvider: (_, { ssoProviderId, name, metadata, autoProvision, principalAttributeMappings }, ctx) =>
+      ctx.services.sso.updateSamlProvider(ssoProviderId, {
+        name,
+        metadata,
+        autoProvision: {
+          enabled: autoProvision?.enabled ?? undefined,
+          default_role_id: autoProvision?.defaultRoleId ?? undefined,
+          role_provision: autoProvision?.roleProvision ?? undefined,
+        },
+        principalAttributeMappings: principalAttributeMappings ?? [],
+      }),
     deleteSsoProvider: async (_, { id }, ctx) => {
       await ctx.services.sso.delete(id);
       return true;

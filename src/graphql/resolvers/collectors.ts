@@ -32,11 +32,13 @@ export const collectorsResolvers: Resolvers = {
       return true;
     },
     createEvent: (_, { input }, ctx) => ctx.services.events.create(input),
+    updateEvent: (_, { id, input }, ctx) => ctx.services.events.update(id, input),
     deleteEvent: async (_, { id }, ctx) => {
       await ctx.services.events.delete(id);
       return true;
     },
     createTask: (_, { clientId, input }, ctx) => ctx.services.collectionJobs.createTask(clientId, input),
+    cancelCollectionJob: (_, { id }, ctx) => ctx.services.collectionJobs.cancel(id),
     runScheduler: (_, __, ctx) => ctx.services.scheduler.tick(),
     clientCheckin: (_, { input }, ctx) => ctx.services.clients.checkIn(clientOf(ctx), input),
     startJob: (_, { id }, ctx) => ctx.services.collectionJobs.start(clientOf(ctx), id),

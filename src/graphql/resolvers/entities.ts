@@ -1,5 +1,6 @@
 import { notFound } from '../../errors.js';
 import type { Resolvers } from '../../generated/graphql.js';
+import { ACCEPTED_UPLOAD_TYPES } from '../../services/datapipe.js';
 import { LISTS } from '../../services/entities-lists.js';
 import { tagMemberCounts } from '../../services/tag-counts.js';
 
@@ -15,6 +16,13 @@ export const entitiesResolvers: Resolvers = {
         : [...(await ctx.services.search.kinds('NODE')), ...(await ctx.services.search.kinds('EDGE'))],
     serviceInfo: (_, __, ctx) => ctx.services.search.info(),
     collectionJobs: (_, args, ctx) => ctx.services.jobLists.list(args),
+    certifications: (_, args, ctx) => ctx.services.assetGroups.certifications(args),
+    role: async (_, { id }, ctx) => {
+      const found = (await ctx.services.permissions.listRoles()).find((r) => r.id === id);
+      if (!found) throw notFound('roles', `No role ${id}.`);
+      return found;
+    },
+    acceptedUploadTypes: () => [...ACCEPTED_UPLOAD_TYPES],
   },
   Entity: {
     node: (e) => e.node,

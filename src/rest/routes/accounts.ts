@@ -19,6 +19,34 @@ const roleIds = z
  * them only when a user is disabled).
  */
 export const accountRoutes = [
+  // BloodHound's user creation: one role (its id, as BloodHound's single-role users have), a password (`secret`)
+  // with the rules of `gas user create`. SSO users are created at first login (auto-provisioning).
+  route('POST', '/api/v2/bloodhound-users', C, 'CreateUser', {
+    body: 'json',
+    input: {
+      body: z.object({
+        principal: z.string({ error: 'is required.' }),
+        secret: z.string({ error: 'is required: a password of at least 12 characters.' }),
+        email_address: field.string(),
+        first_name: field.string(),
+        last_name: field.string(),
+        roles: z
+          .array(z.number().int().min(1).max(2147483647), { error: 'must be a list of one role id.' })
+          .length(1, 'must be a list of one role id.'),
+      }),
+    },
+    variables: ({ body: b }) => ({
+      input: {
+        principalName: b.principal,
+        password: b.secret,
+        roleId: b.roles[0],
+        emailAddress: b.email_address,
+        firstName: b.first_name,
+        lastName: b.last_name,
+      },
+    }),
+    reshape: ({ createUser }) => data(shape.user(createUser)),
+  }),
   route('GET', '/api/v2/bloodhound-users/:user_id', C, 'GetUser', {
     input: userId,
     variables: ({ params }) => ({ id: params.user_id }),

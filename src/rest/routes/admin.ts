@@ -26,12 +26,12 @@ const formSettings = z.object({
 });
 
 /** The SAML provider form (endpoint 3): name and metadata, plus optional auto-provisioning settings. */
-function samlForm(fields: FormFields) {
+function samlForm(fields: FormFields, partial = false) {
   const text = (name: string) => formValue(fields, name, false);
   const settings = parse('saml', 'body', formSettings, Object.fromEntries(Object.keys(formSettings.shape).map((k) => [k, text(k)])));
   return {
-    name: formValue(fields, 'name', true),
-    metadata: formValue(fields, 'metadata', true),
+    name: partial ? (text('name') ?? '') : formValue(fields, 'name', true),
+    metadata: partial ? (text('metadata') ?? '') : formValue(fields, 'metadata', true),
     autoProvision: {
       enabled: settings['config.auto_provision.enabled'] ?? null,
       defaultRoleId: settings['config.auto_provision.default_role_id'],
@@ -87,6 +87,16 @@ export const adminRoutes = [
   }),
   route('GET', '/api/v2/sso-providers', 'sso', 'ListSsoProviders', {
     reshape: ({ ssoProviders }) => data(ssoProviders.map(shape.ssoProvider)),
+  }),
+  // BloodHound's update of a SAML provider: the create form, every field optional.
+  route('PATCH', '/api/v2/sso-providers/:sso_provider_id', 'sso', 'UpdateSamlProvider', {
+    body: 'multipart',
+    input: { params: z.object({ sso_provider_id: id }), body: z.custom<FormFields>().default({}) },
+    variables: ({ params, body }) => {
+      const f = samlForm(body, true);
+      return { id: params.sso_provider_id, ...f, name: f.name || null, metadata: f.metadata || null };
+    },
+    reshape: ({ updateSamlProvider }) => data(shape.samlProvider(updateSamlProvider)),
   }),
   route('DELETE', '/api/v2/sso-providers/:sso_provider_id', 'sso', 'DeleteSsoProvider', {
     input: { params: z.object({ sso_provider_id: id }) },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { query } from '../params.js';
+import { intText, query } from '../params.js';
 import * as collectors from '../reshape/collectors.js';
-import type { RestRoute } from '../route.js';
+import type { RestRoute, Result } from '../route.js';
 import * as identity from '../reshape/identity.js';
 import { data, route } from '../route.js';
 
@@ -25,20 +25,29 @@ export function aliasRoutes(declared: readonly RestRoute[]): RestRoute[] {
 }
 
 /** GET /api/v2/roles: every role with its permissions, in BloodHound's `{data: {roles}}`. */
+type RoleResult = Result<'ListRoles'>['roles'][number];
+const role = (r: RoleResult) => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  permissions: r.permissions.map(identity.permission),
+  created_at: r.createdAt,
+  updated_at: r.updatedAt,
+  deleted_at: { time: '0001-01-01T00:00:00Z', valid: false },
+});
+
 export const roleRoutes = [
   route('GET', '/api/v2/roles', 'roles', 'ListRoles', {
-    reshape: ({ roles }) =>
-      data({
-        roles: roles.map((r) => ({
-          id: r.id,
-          name: r.name,
-          description: r.description,
-          permissions: r.permissions.map(identity.permission),
-          created_at: r.createdAt,
-          updated_at: r.updatedAt,
-          deleted_at: { time: '0001-01-01T00:00:00Z', valid: false },
-        })),
-      }),
+    reshape: ({ roles }) => data({ roles: roles.map(role) }),
+  }),
+  route('GET', '/api/v2/roles/:role_id', 'roles', 'GetRole', {
+    input: { params: z.object({ role_id: intText(1) }) },
+    variables: ({ params }) => ({ id: params.role_id }),
+    reshape: ({ role: r }) => data(role(r)),
+  }),
+  // BloodHound answers the upload content types as a plain list.
+  route('GET', '/api/v2/file-upload/accepted-types', 'file-upload', 'AcceptedUploadTypes', {
+    reshape: ({ acceptedUploadTypes }) => data(acceptedUploadTypes),
   }),
 ];
 

@@ -102,6 +102,12 @@ export const collectorRoutes = [
     },
     reshape: accepted,
   }),
+  // BloodHound's cancel of a collection job that has not finished.
+  route('PUT', '/api/v2/jobs/:job_id/cancel', 'jobs', 'CancelJob', {
+    input: { params: jobParams },
+    variables: ({ params }) => ({ id: params.job_id }),
+    reshape: ({ cancelCollectionJob }) => data(shape.endedJob(cancelCollectionJob)),
+  }),
   route('GET', '/api/v2/jobs/:job_id', 'jobs', 'GetJob', {
     input: { params: jobParams },
     variables: ({ params }) => ({ id: params.job_id }),
@@ -194,6 +200,17 @@ export const collectorRoutes = [
     input: { params: eventParams, query: z.object(hydrate) },
     variables: ({ params, query }) => ({ id: params.event_id, ...hydrateVariables(query) }),
     reshape: ({ event }) => data(shape.event(event)),
+  }),
+  // BloodHound's update of a scheduled event: the rules of create; fields left out keep their values.
+  route('PUT', '/api/v2/events/:event_id', 'events', 'UpdateEvent', {
+    body: 'json',
+    input: { params: eventParams, query: z.object(hydrate), body: z.object({ rrule: z.string().optional(), ...collectionBody }) },
+    variables: ({ params, body, query }) => ({
+      id: params.event_id,
+      input: { rrule: body.rrule ?? null, ...collectionInput(body) },
+      ...hydrateVariables(query),
+    }),
+    reshape: ({ updateEvent }) => data(shape.event(updateEvent)),
   }),
   route('DELETE', '/api/v2/events/:event_id', 'events', 'DeleteEvent', {
     input: { params: eventParams },

@@ -12,6 +12,14 @@ const tagParams = z.object({ tag_id: id });
 const selectorParams = z.object({ tag_id: id, selector_id: id });
 
 export const tagRoutes = [
+  // BloodHound's certification record list: newest change first, `asset_group_tag_id` narrows to one tag.
+  route('GET', '/api/v2/asset-group-tags/certifications', 'asset-group-tags', 'ListCertifications', {
+    input: { query: z.object({ skip: query.int(), limit: query.int(), asset_group_tag_id: query.int(1) }) },
+    variables: ({ query }) => ({ skip: query.skip, limit: query.limit, tagId: query.asset_group_tag_id }),
+    reshape: ({ certifications: c }) => ({
+      body: { count: c.totalCount, skip: c.skip, limit: c.limit, data: { records: c.records.map(shape.certification) } },
+    }),
+  }),
   route('GET', '/api/v2/asset-group-tags/:tag_id/members/counts', 'asset-group-tags', 'AssetGroupMemberCounts', {
     input: { params: tagParams, query: z.object({ selector_id: query.int(1) }) },
     variables: ({ params, query }) => ({ id: params.tag_id, selectorId: query.selector_id }),
