@@ -120,23 +120,25 @@ function whereOf(filters: readonly EventFilter[], params: unknown[]): string {
   return where.length ? `where ${where.join(' and ')}` : '';
 }
 
+/** The parameters CREATE and UPDATE share, in their order: schedule, collection flags, OUs and domains. */
+const scheduleParams = (e: Omit<EventModel, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'deletedAt'>) => [
+  e.rrule,
+  e.nextScheduledAt,
+  e.sessionCollection,
+  e.localGroupCollection,
+  e.adStructureCollection,
+  e.certServicesCollection,
+  e.caRegistryCollection,
+  e.dcRegistryCollection,
+  e.allTrustedDomains,
+  e.ous,
+  e.domains,
+];
+
 export function createEventsStore(db: Queryable) {
   return {
     async create(e: Omit<EventModel, 'id' | 'createdAt' | 'updatedAt' | 'deletedAt'>): Promise<EventModel> {
-      const rows = await db.query<EventModel>(CREATE, [
-        e.clientId,
-        e.rrule,
-        e.nextScheduledAt,
-        e.sessionCollection,
-        e.localGroupCollection,
-        e.adStructureCollection,
-        e.certServicesCollection,
-        e.caRegistryCollection,
-        e.dcRegistryCollection,
-        e.allTrustedDomains,
-        e.ous,
-        e.domains,
-      ]);
+      const rows = await db.query<EventModel>(CREATE, [e.clientId, ...scheduleParams(e)]);
       return rows[0]!;
     },
     /** Replaces an event's schedule, flags and lists; undefined when it does not exist (or was deleted). */
@@ -144,20 +146,7 @@ export function createEventsStore(db: Queryable) {
       id: number,
       e: Omit<EventModel, 'id' | 'clientId' | 'createdAt' | 'updatedAt' | 'deletedAt'>,
     ): Promise<EventModel | undefined> {
-      const rows = await db.query<EventModel>(UPDATE, [
-        id,
-        e.rrule,
-        e.nextScheduledAt,
-        e.sessionCollection,
-        e.localGroupCollection,
-        e.adStructureCollection,
-        e.certServicesCollection,
-        e.caRegistryCollection,
-        e.dcRegistryCollection,
-        e.allTrustedDomains,
-        e.ous,
-        e.domains,
-      ]);
+      const rows = await db.query<EventModel>(UPDATE, [id, ...scheduleParams(e)]);
       return rows[0];
     },
     async get(id: number): Promise<EventModel | undefined> {
