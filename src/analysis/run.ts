@@ -21,8 +21,14 @@ export interface AnalysisResult {
   ms: number;
 }
 
+/** Runtime parameters a step reads (BloodHound's appcfg analysis flags). */
+export interface StepOptions {
+  /** analysis.citrix_rdp_support: CanRDP on a computer with Direct Access Users needs that group too. */
+  citrixRdpSupport: boolean;
+}
+
 /** One analysis step: reads the view (including earlier steps' edges) and records what it derives. */
-export type AnalysisStep = (g: AnalysisGraph, c: Changes) => void;
+export type AnalysisStep = (g: AnalysisGraph, c: Changes, opts: StepOptions) => void;
 
 /** The steps, in order (later steps build on earlier ones: ADCS reads Owns, well-known memberships come first). */
 export const ANALYSIS_STEPS: AnalysisStep[] = [
@@ -45,6 +51,8 @@ export interface AnalysisOptions {
   now?: Date;
   /** Seeds of the Tier Zero zone's selectors; BloodHound's defaults (tier-zero-defaults.ts) when not given. */
   tierZeroSeeds?: readonly TierZeroSeed[];
+  /** See StepOptions; off by default, as in BloodHound. */
+  citrixRdpSupport?: boolean;
 }
 
 /**
@@ -57,7 +65,8 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
   const g = await AnalysisGraph.load(store);
   const c = new Changes(g, (opts.now ?? new Date()).toISOString());
 
-  for (const step of ANALYSIS_STEPS) step(g, c);
+  const stepOptions: StepOptions = { citrixRdpSupport: opts.citrixRdpSupport ?? false };
+  for (const step of ANALYSIS_STEPS) step(g, c, stepOptions);
   const t0 = tierZero(g, opts.tierZeroSeeds);
 
   await store.write(async (w) => {

@@ -47,6 +47,8 @@ import { Keyring } from '../auth/secret-box.js';
 import { createSecretsService } from '../services/secrets.js';
 import { createAccountsService } from '../services/accounts.js';
 import { createLoginThrottleStore } from '../db/stores/login-throttle-store.js';
+import { createAppConfigStore } from '../db/stores/app-config-store.js';
+import { createAppConfigService } from '../services/app-config.js';
 
 export interface ComposeDeps {
   db: Database;
@@ -119,6 +121,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const graph = createGraphService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
   const entities = createEntityService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
+  const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),
     graph: graphStore,
@@ -127,6 +130,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
     tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    citrixRdpSupport: () => appConfig.citrixRdpSupport(),
     afterAnalysis: () => assetGroups.refreshAll(),
     onJobFinished: (job, files) => collectionJobs.jobFinished(job, files),
     onRunEnd: () => collectionJobs.repairStranded(),
@@ -203,6 +207,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     customNodes,
     assetGroups,
     sso,
+    appConfig,
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

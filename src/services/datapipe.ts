@@ -56,6 +56,8 @@ export interface DatapipeDeps {
   leaseMs?: number;
   /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
   tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
+  /** The analysis.citrix_rdp_support parameter, read before each analysis run (off when absent). */
+  citrixRdpSupport?: () => Promise<boolean>;
   /** Runs after every successful analysis (zones follow what analysis tagged); a failure is logged, not fatal. */
   afterAnalysis?: () => Promise<void>;
   /** Called for each upload job that finished ingest and analysis (collection jobs close with it); a failure is logged. */
@@ -181,7 +183,12 @@ export function createDatapipeService(deps: DatapipeDeps) {
       const jobs = await store.jobsInStatus(JOB_STATUS.analyzing);
       let result: AnalysisResult | undefined;
       try {
-        result = await withHeartbeat(async () => runAnalysis(deps.graph, { tierZeroSeeds: await deps.tierZeroSeeds?.() }));
+        result = await withHeartbeat(async () =>
+          runAnalysis(deps.graph, {
+            tierZeroSeeds: await deps.tierZeroSeeds?.(),
+            citrixRdpSupport: (await deps.citrixRdpSupport?.()) ?? false,
+          }),
+        );
         log.info({ ...result }, 'analysis complete');
       } catch (err) {
         if (isDatabaseAway(err)) {

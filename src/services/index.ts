@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { GraphStore } from '../graph/store.js';
 import type { AccountsService } from './accounts.js';
+import type { AppConfigService } from './app-config.js';
 import type { AssetGroupsService } from './asset-groups.js';
 import type { ClientsService } from './clients.js';
 import type { CollectionJobsService } from './collection-jobs.js';
@@ -52,6 +53,8 @@ export interface Services {
   customNodes: CustomNodesService;
   assetGroups: AssetGroupsService;
   sso: SsoService;
+  /** Runtime parameters (GET|PUT /api/v2/config). */
+  appConfig: AppConfigService;
   /** Fresh batch loaders for one request. */
   createLoaders(): Loaders;
   health(): Promise<Health>;

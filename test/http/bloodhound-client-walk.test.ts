@@ -56,8 +56,6 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/collectors/sharphound/{id}': 'collector binaries are not distributed (checksums are)',
   'GET /api/v2/graphs/edge-composition': 'analysis does not record what a post-processed edge came from',
   'GET /api/v2/assets/{id}': 'the UI assets are not served by this API',
-  'GET /api/v2/config': 'to do: no store of runtime parameters yet',
-  'PUT /api/v2/config': 'to do: no store of runtime parameters yet',
 };
 
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'bloodhound-client', 'routes.txt');

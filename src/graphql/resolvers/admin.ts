@@ -1,7 +1,27 @@
-import type { Resolvers } from '../../generated/graphql.js';
+import type { AutoProvisionInput, Resolvers } from '../../generated/graphql.js';
 import { userOf } from './identity.js';
 
 const json = (v: unknown) => (v ?? {}) as Record<string, unknown>;
+
+/** The SAML provider arguments of create and update, in the service's (BloodHound's) spelling. */
+function samlInput(a: {
+  name?: string | null;
+  metadata?: string | null;
+  autoProvision?: AutoProvisionInput | null;
+  principalAttributeMappings?: readonly string[] | null;
+}) {
+  const p = a.autoProvision;
+  return {
+    name: a.name,
+    metadata: a.metadata,
+    autoProvision: {
+      enabled: p?.enabled ?? undefined,
+      default_role_id: p?.defaultRoleId ?? undefined,
+      role_provision: p?.roleProvision ?? undefined,
+    },
+    principalAttributeMappings: [...(a.principalAttributeMappings ?? [])],
+  };
+}
 
 export const adminResolvers: Resolvers = {
   Query: {
@@ -13,34 +33,15 @@ export const adminResolvers: Resolvers = {
     customNodeKind: (_, { kindName }, ctx) => ctx.services.customNodes.get(kindName),
     assetGroupTags: (_, __, ctx) => ctx.services.assetGroups.listTags(),
     assetGroupTag: (_, { id }, ctx) => ctx.services.assetGroups.getTag(id),
+    appConfig: (_, { key }, ctx) => ctx.services.appConfig.list(key),
     assetGroupMember: async (_, { tagId, memberId }, ctx) => {
       const { selectors, history, ...member } = await ctx.services.assetGroups.member(tagId, memberId);
       return { member, selectors, history };
     },
   },
   Mutation: {
-    createSamlProvider: (_, { name, metadata, autoProvision, principalAttributeMappings }, ctx) =>
-      ctx.services.sso.createSamlProvider({
-        name,
-        metadata,
-        autoProvision: {
-          enabled: autoProvision?.enabled ?? undefined,
-          default_role_id: autoProvision?.defaultRoleId ?? undefined,
-          role_provision: autoProvision?.roleProvision ?? undefined,
-        },
-        principalAttributeMappings: principalAttributeMappings ?? [],
-      }),
-    updateSamlProvider: (_, { ssoProviderId, name, metadata, autoProvision, principalAttributeMappings }, ctx) =>
-      ctx.services.sso.updateSamlProvider(ssoProviderId, {
-        name,
-        metadata,
-        autoProvision: {
-          enabled: autoProvision?.enabled ?? undefined,
-          default_role_id: autoProvision?.defaultRoleId ?? undefined,
-          role_provision: autoProvision?.roleProvision ?? undefined,
-        },
-        principalAttributeMappings: principalAttributeMappings ?? [],
-      }),
+    createSamlProvider: (_, args, ctx) => ctx.services.sso.createSamlProvider(samlInput(args)),
+    updateSamlProvider: (_, { ssoProviderId, ...args }, ctx) => ctx.services.sso.updateSamlProvider(ssoProviderId, samlInput(args)),
     deleteSsoProvider: async (_, { id }, ctx) => {
       await ctx.services.sso.delete(id);
       return true;
@@ -65,6 +66,7 @@ export const adminResolvers: Resolvers = {
       await ctx.services.assetGroups.deleteSelector(tagId, id);
       return true;
     },
+    updateAppConfig: (_, { input }, ctx) => ctx.services.appConfig.update(userOf(ctx), input),
     certifyMembers: (_, { memberIds, note, action }, ctx) => ctx.services.assetGroups.certify(userOf(ctx), { memberIds, note, action }),
   },
   SsoProvider: {
@@ -73,6 +75,9 @@ export const adminResolvers: Resolvers = {
       defaultRoleId: p.config.auto_provision.default_role_id,
       roleProvision: p.config.auto_provision.role_provision,
     }),
+  },
+  AppConfigValue: {
+    __resolveType: (v) => ('hours' in v ? 'HoursValue' : 'ToggleValue'),
   },
   AssetGroupTag: {
     selectors: (t, _, ctx) => ctx.services.assetGroups.listSelectors(t.id),

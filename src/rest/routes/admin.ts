@@ -3,6 +3,7 @@ import { badRequest } from '../../errors.js';
 import { anyObject, intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
 import { data, noContent, route, type FormFields, type RestRequest } from '../route.js';
+import { configRoutes } from './config.js';
 
 /** One form field as text (a file's contents for file fields); 400 in BloodHound's words when missing or repeated. */
 function formValue(fields: FormFields, name: string, required: true): string;
@@ -68,9 +69,10 @@ function loginAnswer(login: { userId: string; sessionToken: string; authExpired:
 
 /**
  * Identity and display administration: SAML providers (2, 3) and SSO login, custom node kinds (4), asset group
- * tags with selectors and members, and member certification (5).
+ * tags with selectors and members, member certification (5), and runtime parameters.
  */
 export const adminRoutes = [
+  ...configRoutes,
   // 3
   route('POST', '/api/v2/saml/providers', 'saml', 'CreateSamlProvider', {
     body: 'multipart',
