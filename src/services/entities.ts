@@ -1,15 +1,13 @@
 import { toGraph, type IconLookup } from '../graph/format.js';
 import type { GraphIndex } from '../graph/index/graph-index.js';
 import type { Found } from '../graph/index/traversals.js';
-import { primaryKind } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
-import type { EdgeTriple, GraphStore } from '../graph/store.js';
-import { badRequest, notFound } from '../errors.js';
+import type { GraphStore } from '../graph/store.js';
+import { badRequest } from '../errors.js';
 import { entityTypeOf, LISTS, type EntityType, type ListId } from './entities-lists.js';
 import { traverse } from './entities-traverse.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
-import type { ListInput, NodeList } from './graph.js';
-import { paging, sortKeys } from './paging.js';
+import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList } from './node-lists.js';
 
 /** A node shown as an entity: the node and the panel type it is shown with. */
 export interface Entity {
@@ -27,8 +25,6 @@ export interface TypedGraph {
 export type EntityModel = Entity;
 export type GraphEdgeModel = GraphEdge;
 
-const SORTABLE = ['name', 'objectid', 'label'] as const;
-
 /**
  * Entity panels for every node kind: the node, the counts of its lists, and each list paged or as a graph. The
  * lists and their traversals are data (entities-lists.ts); everything here runs on the in-memory path index, which
@@ -38,12 +34,7 @@ export function createEntityService(deps: { store: GraphStore; index: GraphIndex
   const { store } = deps;
 
   async function find(context: string, objectId: string, kind?: string): Promise<Entity> {
-    const id = objectId.trim();
-    if (!id) throw badRequest(context, 'object_id is required.');
-    const node = await store.nodeByObjectId(id.toUpperCase());
-    if (!node || (kind && !node.kinds.includes(kind))) {
-      throw notFound(context, kind ? `No ${kind} with object id ${id} was found.` : `No node with object id ${id} was found.`);
-    }
+    const node = await findNode(store, context, objectId, kind);
     const type = entityTypeOf(node.kinds) ?? { path: 'base', kind: 'Base', lists: ['controllers', 'controllables'] };
     return { node, type };
   }
@@ -88,32 +79,9 @@ export function createEntityService(deps: { store: GraphStore; index: GraphIndex
     /** One list, sorted (newest node first unless `sortBy`) and paged. */
     async list(context: string, entity: Entity, key: string, input: ListInput): Promise<NodeList> {
       const id = listId(context, entity, key);
-      const page = paging(context, input, { limit: 10, max: 1000 });
-      const sort = sortKeys(context, input.sortBy, SORTABLE);
+      const req = listRequest(context, input);
       const { index, found } = await run(entity, id);
-      const summaries = await store.nodeSummaries([...found.nodes].map((d) => index.dbId(d)));
-      const entries = summaries.map((s) => ({
-        id: s.id,
-        objectId: s.objectid,
-        name: s.name ?? '',
-        label: primaryKind(s.kinds),
-        kinds: s.kinds,
-      }));
-      const value = (e: (typeof entries)[number], c: (typeof SORTABLE)[number]) =>
-        c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label;
-      entries.sort((a, b) => {
-        for (const k of sort) {
-          const d = value(a, k.column).localeCompare(value(b, k.column));
-          if (d) return k.descending ? -d : d;
-        }
-        return b.id - a.id;
-      });
-      return {
-        totalCount: entries.length,
-        skip: page.skip,
-        limit: page.limit,
-        nodes: entries.slice(page.skip, page.skip + page.limit).map(({ id: _id, ...rest }) => rest),
-      };
+      return nodePage(store, index, found.nodes, req);
     },
 
     /** A typed graph in BloodHound's legacy map format (custom node kinds' icons included). */
@@ -126,16 +94,7 @@ export function createEntityService(deps: { store: GraphStore; index: GraphIndex
       const id = listId(context, entity, key);
       if ('noGraph' in LISTS[id]) throw badRequest(context, `type 'graph' is not supported for this endpoint.`);
       const { index, found } = await run(entity, id);
-      const triples: EdgeTriple[] = [...found.edges].map((p) => ({
-        startId: index.dbId(index.edgeStart(p)),
-        endId: index.dbId(index.outTargets[p]!),
-        kind: index.edgeKindName(index.outKinds[p]!),
-      }));
-      const ids = new Set([...found.nodes].map((d) => index.dbId(d)));
-      ids.add(entity.node.id);
-      for (const t of triples) ids.add(t.startId).add(t.endId);
-      const [nodes, edges] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples)]);
-      return { nodes, edges };
+      return typedSubgraph(store, index, found.nodes, found.edges, entity.node.id);
     },
   };
 }

@@ -5,24 +5,10 @@ import type { GraphIndex } from '../graph/index/graph-index.js';
 import { allShortestPaths } from '../graph/index/shortest-paths.js';
 import { primaryKind, TRAVERSABLE_KINDS } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
-import type { EdgeTriple, GraphStore } from '../graph/store.js';
+import type { GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
-import { paging, sortKeys, type SortKey } from './paging.js';
-
-export interface NodeListEntry {
-  objectId: string;
-  name: string;
-  label: string;
-  kinds: string[];
-}
-
-export interface NodeList {
-  totalCount: number;
-  skip: number;
-  limit: number;
-  nodes: NodeListEntry[];
-}
+import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList } from './node-lists.js';
 
 export interface PathsResult {
   graph: Record<string, unknown>;
@@ -34,14 +20,6 @@ export interface PathsResult {
   length: number;
 }
 
-export interface ListInput {
-  skip?: number | null;
-  limit?: number | null;
-  sortBy?: string[] | null;
-}
-
-type SortColumn = 'name' | 'objectid' | 'label';
-const SORTABLE: readonly SortColumn[] = ['name', 'objectid', 'label'];
 export const MAX_PATHS = 1000;
 export const MAX_DEPTH = 15;
 const KINDS_FILTER = /^(in|nin):[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$/;
@@ -57,16 +35,6 @@ export type ListName = keyof typeof LISTS;
 export function createGraphService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: () => Promise<IconLookup> }) {
   const { store } = deps;
 
-  async function nodeOfKind(context: string, objectId: string, kind?: string): Promise<GraphNode> {
-    const id = objectId.trim();
-    if (!id) throw badRequest(context, 'object_id is required.');
-    const node = await store.nodeByObjectId(id.toUpperCase());
-    if (!node || (kind && !node.kinds.includes(kind))) {
-      throw notFound(context, kind ? `No ${kind} with object id ${id} was found.` : `No node with object id ${id} was found.`);
-    }
-    return node;
-  }
-
   async function traversal(name: ListName, index: GraphIndex, node: GraphNode): Promise<Found> {
     const root = index.dense(node.id);
     if (root < 0) return { nodes: new Set(), edges: new Set() };
@@ -74,21 +42,8 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     return foreignGpoControllers(index, String(node.properties.domainsid ?? node.objectid));
   }
 
-  /** The nodes and edges of a traversal's answer, loaded from the store. */
-  async function typedSubgraph(index: GraphIndex, nodeDense: Iterable<number>, edgePositions: Iterable<number>) {
-    const triples: EdgeTriple[] = [...edgePositions].map((p) => ({
-      startId: index.dbId(index.edgeStart(p)),
-      endId: index.dbId(index.outTargets[p]!),
-      kind: index.edgeKindName(index.outKinds[p]!),
-    }));
-    const ids = new Set([...nodeDense].map((d) => index.dbId(d)));
-    for (const t of triples) ids.add(t.startId).add(t.endId);
-    const [nodes, edges] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples)]);
-    return { nodes, edges };
-  }
-
   async function subgraph(index: GraphIndex, nodeDense: Iterable<number>, edgePositions: Iterable<number>) {
-    const [{ nodes, edges }, icons] = await Promise.all([typedSubgraph(index, nodeDense, edgePositions), deps.icons?.()]);
+    const [{ nodes, edges }, icons] = await Promise.all([typedSubgraph(store, index, nodeDense, edgePositions), deps.icons?.()]);
     return toGraph(nodes, edges, icons);
   }
 
@@ -98,7 +53,7 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     },
 
     /** Endpoint 6: a User node (404 for any other kind). */
-    userNode: (objectId: string) => nodeOfKind('users', objectId, 'User'),
+    userNode: (objectId: string) => findNode(store, 'users', objectId, 'User'),
 
     async userCounts(node: GraphNode): Promise<Record<string, number>> {
       const index = await deps.index.current();
@@ -110,32 +65,17 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     /** Endpoints 8 and 11 as a paginated list. */
     async list(name: ListName, objectId: string, input: ListInput): Promise<NodeList> {
       const { rootKind, context } = LISTS[name];
-      const page = paging(context, input, { limit: 10, max: 1000 });
-      const sort = sortKeys(context, input.sortBy, SORTABLE);
-      const node = await nodeOfKind(context, objectId, rootKind);
+      const req = listRequest(context, input);
+      const node = await findNode(store, context, objectId, rootKind);
       const index = await deps.index.current();
       const found = await traversal(name, index, node);
-      const summaries = await store.nodeSummaries([...found.nodes].map((d) => index.dbId(d)));
-      const entries = summaries.map((s) => ({
-        id: s.id,
-        objectId: s.objectid,
-        name: s.name ?? '',
-        label: primaryKind(s.kinds),
-        kinds: s.kinds,
-      }));
-      entries.sort(comparator(sort));
-      return {
-        totalCount: entries.length,
-        skip: page.skip,
-        limit: page.limit,
-        nodes: entries.slice(page.skip, page.skip + page.limit).map(({ id: _id, ...rest }) => rest),
-      };
+      return nodePage(store, index, found.nodes, req);
     },
 
     /** Endpoints 8 and 11 with type=graph: the nodes found and the paths that lead to them, in the Graph format. */
     async listGraph(name: ListName, objectId: string): Promise<Record<string, unknown>> {
       const { rootKind, context } = LISTS[name];
-      const node = await nodeOfKind(context, objectId, rootKind);
+      const node = await findNode(store, context, objectId, rootKind);
       const index = await deps.index.current();
       const found = await traversal(name, index, node);
       return subgraph(index, found.nodes, found.edges);
@@ -160,7 +100,7 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
           "invalid query parameter 'relationship_kinds': acceptable values should match the format: in|nin:Kind1,Kind2",
         );
       }
-      const [s, t] = await Promise.all([nodeOfKind('pathfinding', start), nodeOfKind('pathfinding', end)]);
+      const [s, t] = await Promise.all([findNode(store, 'pathfinding', start), findNode(store, 'pathfinding', end)]);
       const index = await deps.index.current();
       let kinds: Uint8Array | null = null;
       if (!opts.allKinds && (filter || opts.onlyTraversable)) {
@@ -175,7 +115,7 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
       const r = allShortestPaths(index, index.dense(s.id), index.dense(t.id), { kinds, maxDepth: MAX_DEPTH, maxPaths: MAX_PATHS });
       const edges = new Set<number>();
       for (const p of r.paths) for (const pos of p) edges.add(pos);
-      const typed = r.paths.length ? await typedSubgraph(index, [], edges) : { nodes: [], edges: [] };
+      const typed = r.paths.length ? await typedSubgraph(store, index, [], edges) : { nodes: [], edges: [] };
       const graph = r.paths.length ? toGraph(typed.nodes, typed.edges, await deps.icons?.()) : {};
       return { graph, pathCount: r.paths.length, truncated: r.truncated, length: r.length, nodes: typed.nodes, edges: typed.edges };
     },
@@ -186,17 +126,6 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     async counts() {
       return store.counts();
     },
-  };
-}
-
-function comparator(sort: SortKey<SortColumn>[]) {
-  const value = (e: NodeListEntry, c: SortColumn) => (c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label);
-  return (a: NodeListEntry & { id: number }, b: NodeListEntry & { id: number }) => {
-    for (const k of sort) {
-      const d = value(a, k.column).localeCompare(value(b, k.column));
-      if (d) return k.descending ? -d : d;
-    }
-    return b.id - a.id; // BloodHound's order: newest node first; also makes every order stable
   };
 }
 

@@ -4,6 +4,7 @@ import { ENTITY_TYPES, LISTS, type EntityType } from '../../services/entities-li
 import { query } from '../params.js';
 import * as shape from '../reshape/graph.js';
 import { data, route, type RestRoute } from '../route.js';
+import { entityList, objectParams } from './entity-list.js';
 
 /**
  * BloodHound's entity REST surface (issue 12), generated from the entity table: for every AD entity type,
@@ -11,13 +12,6 @@ import { data, route, type RestRoute } from '../route.js';
  * `GET /api/v2/azure/<type>?object_id=…[&related_entity_type=<list>]`. Each runs an operation of entities.graphql.
  */
 
-const objectParams = z.object({ object_id: z.string() });
-const listQuery = z.object({
-  skip: query.int(),
-  limit: query.int(),
-  sort_by: query.many(),
-  type: z.enum(['list', 'graph'], { error: 'must be "list" or "graph".' }).default('list'),
-});
 const countsQuery = z.object({ counts: query.optBool(), count: query.optBool() });
 
 type Counts = { list: string; count: number }[] | undefined;
@@ -50,26 +44,13 @@ function adRoutes(t: EntityType, skip: ReadonlySet<string>): RestRoute[] {
     // BloodHound looks the root up as any AD node (Base) on every list route, whatever the route's type.
     const kind = t.kind === 'Base' ? 'Base' : t.kind;
     out.push(
-      route('GET', path, context, 'ListEntityList', {
-        input: { params: objectParams, query: listQuery },
-        when: ({ query }) => query.type === 'list',
-        variables: ({ params, query }) => ({
-          objectId: params.object_id,
-          kind,
-          name: spec.key as never,
-          skip: query.skip,
-          limit: query.limit,
-          sortBy: query.sort_by,
-        }),
-        reshape: ({ entity }) => shape.nodeList(entity!.list),
-      }),
-      route('GET', path, context, 'GraphEntityList', {
-        input: { params: objectParams, query: listQuery },
-        when: ({ query }) => query.type === 'graph',
-        variables: ({ params }) => ({ objectId: params.object_id, kind, name: spec.key as never }),
-        // BloodHound answers type=graph with the bare Graph, without the data envelope.
-        reshape: ({ entity }) => ({ body: entity!.graph.bloodhound }),
-      }),
+      ...entityList(
+        path,
+        context,
+        { op: 'ListEntityList', page: (r) => r.entity!.list },
+        { op: 'GraphEntityList', graph: (r) => r.entity!.graph.bloodhound },
+        { kind, name: spec.key },
+      ),
     );
   }
   return out;

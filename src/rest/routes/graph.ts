@@ -1,46 +1,8 @@
 import { z } from 'zod';
 import { query } from '../params.js';
 import * as shape from '../reshape/graph.js';
-import { data, route, type OperationName, type Result, type Variables } from '../route.js';
-
-const objectParams = z.object({ object_id: z.string() });
-
-/** skip, limit, sort_by and type of the entity list endpoints (8, 11). */
-const listQuery = z.object({
-  skip: query.int(),
-  limit: query.int(),
-  sort_by: query.many(),
-  type: z.enum(['list', 'graph'], { error: 'must be "list" or "graph".' }).default('list'),
-});
-
-/**
- * An entity list endpoint: `type=list` (default) runs the list operation, `type=graph` the graph one. The route
- * picks the operation per request, so it is declared twice and chosen by `when`.
- */
-function entityList<L extends OperationName, G extends OperationName>(
-  path: string,
-  context: string,
-  listOp: L,
-  listOf: (r: Result<L>) => Parameters<typeof shape.nodeList>[0],
-  graphOp: G,
-) {
-  return [
-    route('GET', path, context, listOp, {
-      input: { params: objectParams, query: listQuery },
-      when: ({ query }) => query.type === 'list',
-      variables: ({ params, query }) =>
-        ({ objectId: params.object_id, skip: query.skip, limit: query.limit, sortBy: query.sort_by }) as Variables<L>,
-      reshape: (r) => shape.nodeList(listOf(r)),
-    }),
-    route('GET', path, context, graphOp, {
-      input: { params: objectParams, query: listQuery },
-      when: ({ query }) => query.type === 'graph',
-      variables: ({ params }) => ({ objectId: params.object_id }) as Variables<G>,
-      // BloodHound answers type=graph with the bare Graph, without the data envelope.
-      reshape: (r) => ({ body: Object.values(r as object)[0] }),
-    }),
-  ];
-}
+import { data, route } from '../route.js';
+import { entityList, objectParams } from './entity-list.js';
 
 const pathQuery = {
   start_node: z.string().default(''),
@@ -76,16 +38,14 @@ export const graphRoutes = [
   ...entityList(
     '/api/v2/groups/:object_id/ps-remote-rights',
     'groups',
-    'ListGroupPSRemoteRights',
-    (r) => r.groupPSRemoteRights,
-    'GraphGroupPSRemoteRights',
+    { op: 'ListGroupPSRemoteRights', page: (r) => r.groupPSRemoteRights },
+    { op: 'GraphGroupPSRemoteRights', graph: (r) => r.groupPSRemoteRightsGraph },
   ),
   // 11
   ...entityList(
     '/api/v2/domains/:object_id/foreign-gpo-controllers',
     'domains',
-    'ListDomainForeignGPOControllers',
-    (r) => r.domainForeignGPOControllers,
-    'GraphDomainForeignGPOControllers',
+    { op: 'ListDomainForeignGPOControllers', page: (r) => r.domainForeignGPOControllers },
+    { op: 'GraphDomainForeignGPOControllers', graph: (r) => r.domainForeignGPOControllersGraph },
   ),
 ];

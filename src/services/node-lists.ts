@@ -1,0 +1,109 @@
+import type { GraphIndex } from '../graph/index/graph-index.js';
+import { primaryKind } from '../graph/kinds.js';
+import type { GraphEdge, GraphNode } from '../graph/model.js';
+import type { EdgeTriple, GraphStore } from '../graph/store.js';
+import { badRequest, notFound } from '../errors.js';
+import { paging, sortKeys, type Paging, type SortKey } from './paging.js';
+
+/**
+ * What the entity lists (entities.ts) and endpoints 8 and 11 (graph.ts) share: finding the root node, paging and
+ * sorting the nodes a traversal found, and loading a traversal's subgraph from the store.
+ */
+
+export interface NodeListEntry {
+  objectId: string;
+  name: string;
+  label: string;
+  kinds: string[];
+}
+
+export interface NodeList {
+  totalCount: number;
+  skip: number;
+  limit: number;
+  nodes: NodeListEntry[];
+}
+
+export interface ListInput {
+  skip?: number | null;
+  limit?: number | null;
+  sortBy?: string[] | null;
+}
+
+type SortColumn = 'name' | 'objectid' | 'label';
+const SORTABLE: readonly SortColumn[] = ['name', 'objectid', 'label'];
+
+/** The node with an object id (case-insensitive); 404 unless it has `kind` when one is given. */
+export async function findNode(store: GraphStore, context: string, objectId: string, kind?: string): Promise<GraphNode> {
+  const id = objectId.trim();
+  if (!id) throw badRequest(context, 'object_id is required.');
+  const node = await store.nodeByObjectId(id.toUpperCase());
+  if (!node || (kind && !node.kinds.includes(kind))) {
+    throw notFound(context, kind ? `No ${kind} with object id ${id} was found.` : `No node with object id ${id} was found.`);
+  }
+  return node;
+}
+
+export interface ListRequest {
+  page: Paging;
+  sort: SortKey<SortColumn>[];
+}
+
+/** The page and order a list request asks for, checked before anything is looked up (its 400s come first). */
+export function listRequest(context: string, input: ListInput): ListRequest {
+  return { page: paging(context, input, { limit: 10, max: 1000 }), sort: sortKeys(context, input.sortBy, SORTABLE) };
+}
+
+/** The nodes a traversal found (dense ids), sorted (newest node first unless `sort`) and paged. */
+export async function nodePage(store: GraphStore, index: GraphIndex, found: Iterable<number>, req: ListRequest): Promise<NodeList> {
+  const { page } = req;
+  const summaries = await store.nodeSummaries([...found].map((d) => index.dbId(d)));
+  const entries = summaries.map((s) => ({
+    id: s.id,
+    objectId: s.objectid,
+    name: s.name ?? '',
+    label: primaryKind(s.kinds),
+    kinds: s.kinds,
+  }));
+  entries.sort(comparator(req.sort));
+  return {
+    totalCount: entries.length,
+    skip: page.skip,
+    limit: page.limit,
+    nodes: entries.slice(page.skip, page.skip + page.limit).map(({ id: _id, ...rest }) => rest),
+  };
+}
+
+function comparator(sort: SortKey<SortColumn>[]) {
+  const value = (e: NodeListEntry, c: SortColumn) => (c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label);
+  return (a: NodeListEntry & { id: number }, b: NodeListEntry & { id: number }) => {
+    for (const k of sort) {
+      const d = value(a, k.column).localeCompare(value(b, k.column));
+      if (d) return k.descending ? -d : d;
+    }
+    return b.id - a.id; // BloodHound's order: newest node first; also makes every order stable
+  };
+}
+
+/**
+ * The nodes and edges of a traversal's answer (dense node ids, edge positions), loaded from the store; `rootId`
+ * (a database id) is included even when the traversal found nothing.
+ */
+export async function typedSubgraph(
+  store: GraphStore,
+  index: GraphIndex,
+  nodeDense: Iterable<number>,
+  edgePositions: Iterable<number>,
+  rootId?: number,
+): Promise<{ nodes: GraphNode[]; edges: GraphEdge[] }> {
+  const triples: EdgeTriple[] = [...edgePositions].map((p) => ({
+    startId: index.dbId(index.edgeStart(p)),
+    endId: index.dbId(index.outTargets[p]!),
+    kind: index.edgeKindName(index.outKinds[p]!),
+  }));
+  const ids = new Set([...nodeDense].map((d) => index.dbId(d)));
+  if (rootId !== undefined) ids.add(rootId);
+  for (const t of triples) ids.add(t.startId).add(t.endId);
+  const [nodes, edges] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples)]);
+  return { nodes, edges };
+}
