@@ -1,6 +1,6 @@
 import { field, list, obj, str, type Obj } from '../fields.js';
 import { s, up, type AzureOut, type Converter } from './emit.js';
-import { KIND_BY_RBAC_ROLE, RBAC } from './ids.js';
+import { KIND_BY_RBAC_ROLE } from './ids.js';
 
 /**
  * Azure RBAC: who holds which role on which resource, and key vault access policies. AzureHound writes one record
@@ -70,37 +70,38 @@ function holders(listKey: string, idKey: string, target: string, edge: string, r
   };
 }
 
-const BASE_ROLES = [RBAC.owner, RBAC.userAccessAdmin, RBAC.contributor];
+/** The role edges every resource type takes. */
+const BASE_EDGES = ['AZOwner', 'AZUserAccessAdministrator', 'AZContributor'];
 
 /**
  * The newer resource types AzureHound writes all role assignments of in one record (`AZ<resource>RoleAssignment`),
- * with the roles beyond owner, user access administrator and contributor that give an edge on it.
+ * with the role edge beyond owner, user access administrator and contributor that each takes.
  */
 const ASSIGNMENT_RESOURCES: [string, ...string[]][] = [
-  ['AZVMScaleSet', RBAC.vmContributor],
-  ['AZFunctionApp', RBAC.websiteContributor],
-  ['AZWebApp', RBAC.websiteContributor],
-  ['AZLogicApp', RBAC.logicAppContributor],
-  ['AZAutomationAccount', RBAC.automationContributor],
+  ['AZVMScaleSet', 'AZVMContributor'],
+  ['AZFunctionApp', 'AZWebsiteContributor'],
+  ['AZWebApp', 'AZWebsiteContributor'],
+  ['AZLogicApp', 'AZLogicAppContributor'],
+  ['AZAutomationAccount', 'AZAutomationContributor'],
   ['AZContainerRegistry'],
-  ['AZManagedCluster', RBAC.aksContributor],
+  ['AZManagedCluster', 'AZAKSContributor'],
 ];
 
 /**
- * All role assignments on one resource (`{assignees: [{assignee, objectId, roleDefinitionId}], objectId}`): the
- * roles in `roles` that are assigned on the resource itself become edges named after the role.
+ * All role assignments on one resource (`{assignees: [{assignee, objectId, roleDefinitionId}], objectId}`): those
+ * of a role whose edge the resource type takes, made on the resource itself, become that edge.
  */
 function roleAssignmentsOn(target: string, ...extra: string[]): Converter {
-  const roles = new Set([...BASE_ROLES, ...extra]);
+  const edges = new Set([...BASE_EDGES, ...extra]);
   return (d, out) => {
     const resource = up(str(d, 'objectId'));
     // "assignees" is AzureHound's key; "roleAssignments" (the Go field's name) is accepted too.
     const entries = field(d, 'assignees') !== undefined ? list(d, 'assignees') : list(d, 'roleAssignments');
     for (const entry of entries) {
       const props = obj(obj(entry, 'assignee'), 'properties');
-      const role = s(entry, 'roleDefinitionId').toLowerCase();
-      if (roles.has(role) && s(props, 'scope').toLowerCase() === s(entry, 'objectId').toLowerCase())
-        out.edge(up(str(props, 'principalId')), 'AZBase', resource, target, KIND_BY_RBAC_ROLE[role]!);
+      const edge = KIND_BY_RBAC_ROLE[s(entry, 'roleDefinitionId').toLowerCase()];
+      if (edge && edges.has(edge) && s(props, 'scope').toLowerCase() === s(entry, 'objectId').toLowerCase())
+        out.edge(up(str(props, 'principalId')), 'AZBase', resource, target, edge);
     }
   };
 }
