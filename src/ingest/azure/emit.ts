@@ -45,6 +45,9 @@ export class AzureOut implements Converted {
   }
 }
 
+/** Converts one record's `data` object of one kind. */
+export type Converter = (data: Obj, out: AzureOut) => void;
+
 /** Upper-cased, or undefined for a missing/empty value (BloodHound ids). */
 export const up = (v: string | undefined): string | undefined => (v ? v.toUpperCase() : undefined);
 

@@ -2,28 +2,19 @@
  * Well-known Azure identifiers BloodHound's converters key on (AzureHound constants and BloodHound graphschema/azure).
  */
 
-/** Azure RBAC built-in role definition ids (lower case, as AzureHound reports them). */
-export const RBAC = {
-  owner: '8e3af657-a8ff-443c-a75c-2fe8c4bcb635',
-  userAccessAdmin: '18d7d88d-d35e-4fb5-a5c3-7773c20a72d9',
-  contributor: 'b24988ac-6180-42a0-ab88-20f7382dd24c',
-  vmContributor: '9980e02c-c2be-4d73-94e8-173b1dc7cf3c',
-  websiteContributor: 'de139f84-1756-47ae-9be6-808fbbe84772',
-  logicAppContributor: '87a39d53-fc1b-424a-814c-f7e04687dc9e',
-  automationContributor: 'f353d9bd-d4a6-484e-a77a-8050b599b867',
-  aksContributor: 'ed7f3fbd-7b88-4dd4-9017-9adb7ce333f8',
-} as const;
-
-/** The edge kind an RBAC role grants (BloodHound's KindFromRoleId). */
+/**
+ * Azure RBAC built-in roles that give an edge: role definition id (lower case, as AzureHound reports it) → the edge
+ * kind (BloodHound's KindFromRoleId).
+ */
 export const KIND_BY_RBAC_ROLE: Readonly<Record<string, string>> = {
-  [RBAC.owner]: 'AZOwner',
-  [RBAC.userAccessAdmin]: 'AZUserAccessAdministrator',
-  [RBAC.contributor]: 'AZContributor',
-  [RBAC.websiteContributor]: 'AZWebsiteContributor',
-  [RBAC.automationContributor]: 'AZAutomationContributor',
-  [RBAC.logicAppContributor]: 'AZLogicAppContributor',
-  [RBAC.vmContributor]: 'AZVMContributor',
-  [RBAC.aksContributor]: 'AZAKSContributor',
+  '8e3af657-a8ff-443c-a75c-2fe8c4bcb635': 'AZOwner',
+  '18d7d88d-d35e-4fb5-a5c3-7773c20a72d9': 'AZUserAccessAdministrator',
+  'b24988ac-6180-42a0-ab88-20f7382dd24c': 'AZContributor',
+  'de139f84-1756-47ae-9be6-808fbbe84772': 'AZWebsiteContributor',
+  'f353d9bd-d4a6-484e-a77a-8050b599b867': 'AZAutomationContributor',
+  '87a39d53-fc1b-424a-814c-f7e04687dc9e': 'AZLogicAppContributor',
+  '9980e02c-c2be-4d73-94e8-173b1dc7cf3c': 'AZVMContributor',
+  'ed7f3fbd-7b88-4dd4-9017-9adb7ce333f8': 'AZAKSContributor',
 };
 
 /** Entra directory role template ids. */

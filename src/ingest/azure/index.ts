@@ -1,13 +1,11 @@
-import { obj, str, type Obj } from '../fields.js';
+import { obj, str } from '../fields.js';
 import type { Converted } from '../sharphound.js';
-import { AzureOut } from './emit.js';
+import { AzureOut, type Converter } from './emit.js';
 import * as entra from './entra.js';
 import * as links from './entra-links.js';
 import * as roles from './entra-roles.js';
 import * as rbac from './rbac.js';
 import * as res from './resources.js';
-
-type Converter = (data: Obj, out: AzureOut) => void;
 
 /**
  * Every AzureHound record kind BloodHound converts (graphify azure_convertors.go), by kind. AzureHound also writes
@@ -49,30 +47,7 @@ export const AZURE_CONVERTERS: Readonly<Record<string, Converter>> = {
   AZAutomationAccount: res.namedResource('AZAutomationAccount'),
   AZContainerRegistry: res.namedResource('AZContainerRegistry'),
 
-  AZKeyVaultAccessPolicy: rbac.keyVaultAccessPolicy,
-  AZKeyVaultOwner: rbac.keyVaultOwners,
-  AZKeyVaultUserAccessAdmin: rbac.keyVaultUserAccessAdmins,
-  AZKeyVaultContributor: rbac.keyVaultContributors,
-  AZKeyVaultKVContributor: rbac.keyVaultKVContributors,
-  AZManagementGroupOwner: rbac.managementGroupOwners,
-  AZManagementGroupUserAccessAdmin: rbac.managementGroupUserAccessAdmins,
-  AZResourceGroupOwner: rbac.resourceGroupOwners,
-  AZResourceGroupUserAccessAdmin: rbac.resourceGroupUserAccessAdmins,
-  AZSubscriptionOwner: rbac.subscriptionOwners,
-  AZSubscriptionUserAccessAdmin: rbac.subscriptionUserAccessAdmins,
-  AZVMAdminLogin: rbac.vmAdminLogins,
-  AZVMAvereContributor: rbac.vmAvereContributors,
-  AZVMContributor: rbac.vmContributors,
-  AZVMVMContributor: rbac.vmVMContributors,
-  AZVMOwner: rbac.vmOwners,
-  AZVMUserAccessAdmin: rbac.vmUserAccessAdmins,
-  AZVMScaleSetRoleAssignment: rbac.vmScaleSetRoleAssignments,
-  AZFunctionAppRoleAssignment: rbac.functionAppRoleAssignments,
-  AZWebAppRoleAssignment: rbac.webAppRoleAssignments,
-  AZLogicAppRoleAssignment: rbac.logicAppRoleAssignments,
-  AZAutomationAccountRoleAssignment: rbac.automationAccountRoleAssignments,
-  AZContainerRegistryRoleAssignment: rbac.containerRegistryRoleAssignments,
-  AZManagedClusterRoleAssignment: rbac.managedClusterRoleAssignments,
+  ...rbac.RBAC_CONVERTERS,
 };
 
 /**

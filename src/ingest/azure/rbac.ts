@@ -1,6 +1,6 @@
 import { field, list, obj, str, type Obj } from '../fields.js';
-import { s, up, type AzureOut } from './emit.js';
-import { KIND_BY_RBAC_ROLE, RBAC } from './ids.js';
+import { s, up, type AzureOut, type Converter } from './emit.js';
+import { KIND_BY_RBAC_ROLE } from './ids.js';
 
 /**
  * Azure RBAC: who holds which role on which resource, and key vault access policies. AzureHound writes one record
@@ -25,11 +25,43 @@ function inScope(rule: ScopeRule, resource: string, scope: string): boolean {
 }
 
 /**
+ * The roles AzureHound lists holders of, one record kind per resource type and role (`AZ<resource><role>`, e.g.
+ * AZVMOwner): the record's list key (each entry wraps the role assignment under the key without its final "s") and
+ * the edge the role grants.
+ */
+const HOLDER_ROLES = {
+  Owner: ['owners', 'AZOwner'],
+  UserAccessAdmin: ['userAccessAdmins', 'AZUserAccessAdministrator'],
+  Contributor: ['contributors', 'AZContributor'],
+  KVContributor: ['kvContributors', 'AZKeyVaultContributor'],
+  VMContributor: ['vmContributors', 'AZVMContributor'],
+  AvereContributor: ['avereContributors', 'AZAvereContributor'],
+  AdminLogin: ['adminLogins', 'AZVMAdminLogin'],
+} as const;
+
+/** Per resource type: the record's resource id key, the roles listed, and how BloodHound matches a scope to it. */
+const HOLDER_RESOURCES: { target: string; idKey: string; rule: ScopeRule; roles: (keyof typeof HOLDER_ROLES)[] }[] = [
+  { target: 'AZKeyVault', idKey: 'keyVaultId', rule: 'exact', roles: ['Owner', 'UserAccessAdmin', 'Contributor', 'KVContributor'] },
+  { target: 'AZManagementGroup', idKey: 'managementGroupId', rule: 'exact', roles: ['Owner', 'UserAccessAdmin'] },
+  { target: 'AZResourceGroup', idKey: 'resourceGroupId', rule: 'exact', roles: ['Owner', 'UserAccessAdmin'] },
+  { target: 'AZSubscription', idKey: 'subscriptionId', rule: 'exact', roles: ['Owner', 'UserAccessAdmin'] },
+  {
+    target: 'AZVM',
+    idKey: 'virtualMachineId',
+    rule: 'within',
+    roles: ['Owner', 'UserAccessAdmin', 'Contributor', 'VMContributor', 'AdminLogin'],
+  },
+  // BloodHound's Avere Contributor converter compares the scope ignoring case but never looks at resource groups.
+  { target: 'AZVM', idKey: 'virtualMachineId', rule: 'case-insensitive', roles: ['AvereContributor'] },
+];
+
+/**
  * A record `{<listKey>: [{<itemKey>: roleAssignment}], <idKey>: resourceId}` listing the holders of one role on one
  * resource; each holder whose assignment is scoped to the resource gets `edge` to it.
  */
-function holders(listKey: string, itemKey: string, idKey: string, target: string, edge: string, rule: ScopeRule) {
-  return (d: Obj, out: AzureOut): void => {
+function holders(listKey: string, idKey: string, target: string, edge: string, rule: ScopeRule): Converter {
+  const itemKey = listKey.slice(0, -1);
+  return (d, out) => {
     const resource = s(d, idKey);
     for (const entry of list(d, listKey)) {
       const props = obj(obj(entry, itemKey), 'properties');
@@ -38,104 +70,41 @@ function holders(listKey: string, itemKey: string, idKey: string, target: string
   };
 }
 
-export const keyVaultOwners = holders('owners', 'owner', 'keyVaultId', 'AZKeyVault', 'AZOwner', 'exact');
-export const keyVaultUserAccessAdmins = holders(
-  'userAccessAdmins',
-  'userAccessAdmin',
-  'keyVaultId',
-  'AZKeyVault',
-  'AZUserAccessAdministrator',
-  'exact',
-);
-export const keyVaultContributors = holders('contributors', 'contributor', 'keyVaultId', 'AZKeyVault', 'AZContributor', 'exact');
-export const keyVaultKVContributors = holders(
-  'kvContributors',
-  'kvContributor',
-  'keyVaultId',
-  'AZKeyVault',
-  'AZKeyVaultContributor',
-  'exact',
-);
-
-export const managementGroupOwners = holders('owners', 'owner', 'managementGroupId', 'AZManagementGroup', 'AZOwner', 'exact');
-export const managementGroupUserAccessAdmins = holders(
-  'userAccessAdmins',
-  'userAccessAdmin',
-  'managementGroupId',
-  'AZManagementGroup',
-  'AZUserAccessAdministrator',
-  'exact',
-);
-
-export const resourceGroupOwners = holders('owners', 'owner', 'resourceGroupId', 'AZResourceGroup', 'AZOwner', 'exact');
-export const resourceGroupUserAccessAdmins = holders(
-  'userAccessAdmins',
-  'userAccessAdmin',
-  'resourceGroupId',
-  'AZResourceGroup',
-  'AZUserAccessAdministrator',
-  'exact',
-);
-
-export const subscriptionOwners = holders('owners', 'owner', 'subscriptionId', 'AZSubscription', 'AZOwner', 'exact');
-export const subscriptionUserAccessAdmins = holders(
-  'userAccessAdmins',
-  'userAccessAdmin',
-  'subscriptionId',
-  'AZSubscription',
-  'AZUserAccessAdministrator',
-  'exact',
-);
-
-export const vmAdminLogins = holders('adminLogins', 'adminLogin', 'virtualMachineId', 'AZVM', 'AZVMAdminLogin', 'within');
-export const vmAvereContributors = holders(
-  'avereContributors',
-  'avereContributor',
-  'virtualMachineId',
-  'AZVM',
-  'AZAvereContributor',
-  'case-insensitive',
-);
-export const vmContributors = holders('contributors', 'contributor', 'virtualMachineId', 'AZVM', 'AZContributor', 'within');
-export const vmVMContributors = holders('vmContributors', 'vmContributor', 'virtualMachineId', 'AZVM', 'AZVMContributor', 'within');
-export const vmOwners = holders('owners', 'owner', 'virtualMachineId', 'AZVM', 'AZOwner', 'within');
-export const vmUserAccessAdmins = holders(
-  'userAccessAdmins',
-  'userAccessAdmin',
-  'virtualMachineId',
-  'AZVM',
-  'AZUserAccessAdministrator',
-  'within',
-);
-
-const BASE_ROLES = [RBAC.owner, RBAC.userAccessAdmin, RBAC.contributor];
+/** The role edges every resource type takes. */
+const BASE_EDGES = ['AZOwner', 'AZUserAccessAdministrator', 'AZContributor'];
 
 /**
- * All role assignments on one resource (`{assignees: [{assignee, objectId, roleDefinitionId}], objectId}`): the
- * roles in `roles` that are assigned on the resource itself become edges named after the role.
+ * The newer resource types AzureHound writes all role assignments of in one record (`AZ<resource>RoleAssignment`),
+ * with the role edge beyond owner, user access administrator and contributor that each takes.
  */
-function roleAssignmentsOn(target: string, ...extra: string[]) {
-  const roles = new Set([...BASE_ROLES, ...extra]);
-  return (d: Obj, out: AzureOut): void => {
+const ASSIGNMENT_RESOURCES: [string, ...string[]][] = [
+  ['AZVMScaleSet', 'AZVMContributor'],
+  ['AZFunctionApp', 'AZWebsiteContributor'],
+  ['AZWebApp', 'AZWebsiteContributor'],
+  ['AZLogicApp', 'AZLogicAppContributor'],
+  ['AZAutomationAccount', 'AZAutomationContributor'],
+  ['AZContainerRegistry'],
+  ['AZManagedCluster', 'AZAKSContributor'],
+];
+
+/**
+ * All role assignments on one resource (`{assignees: [{assignee, objectId, roleDefinitionId}], objectId}`): those
+ * of a role whose edge the resource type takes, made on the resource itself, become that edge.
+ */
+function roleAssignmentsOn(target: string, ...extra: string[]): Converter {
+  const edges = new Set([...BASE_EDGES, ...extra]);
+  return (d, out) => {
     const resource = up(str(d, 'objectId'));
     // "assignees" is AzureHound's key; "roleAssignments" (the Go field's name) is accepted too.
     const entries = field(d, 'assignees') !== undefined ? list(d, 'assignees') : list(d, 'roleAssignments');
     for (const entry of entries) {
       const props = obj(obj(entry, 'assignee'), 'properties');
-      const role = s(entry, 'roleDefinitionId').toLowerCase();
-      if (roles.has(role) && s(props, 'scope').toLowerCase() === s(entry, 'objectId').toLowerCase())
-        out.edge(up(str(props, 'principalId')), 'AZBase', resource, target, KIND_BY_RBAC_ROLE[role]!);
+      const edge = KIND_BY_RBAC_ROLE[s(entry, 'roleDefinitionId').toLowerCase()];
+      if (edge && edges.has(edge) && s(props, 'scope').toLowerCase() === s(entry, 'objectId').toLowerCase())
+        out.edge(up(str(props, 'principalId')), 'AZBase', resource, target, edge);
     }
   };
 }
-
-export const vmScaleSetRoleAssignments = roleAssignmentsOn('AZVMScaleSet', RBAC.vmContributor);
-export const functionAppRoleAssignments = roleAssignmentsOn('AZFunctionApp', RBAC.websiteContributor);
-export const webAppRoleAssignments = roleAssignmentsOn('AZWebApp', RBAC.websiteContributor);
-export const logicAppRoleAssignments = roleAssignmentsOn('AZLogicApp', RBAC.logicAppContributor);
-export const automationAccountRoleAssignments = roleAssignmentsOn('AZAutomationAccount', RBAC.automationContributor);
-export const containerRegistryRoleAssignments = roleAssignmentsOn('AZContainerRegistry');
-export const managedClusterRoleAssignments = roleAssignmentsOn('AZManagedCluster', RBAC.aksContributor);
 
 const VAULT_READS: [string, string][] = [
   ['certificates', 'AZGetCertificates'],
@@ -149,3 +118,15 @@ export function keyVaultAccessPolicy(d: Obj, out: AzureOut): void {
   for (const [key, edge] of VAULT_READS)
     if (list(permissions, key).includes('Get')) out.edge(up(str(d, 'objectId')), 'AZBase', up(str(d, 'keyVaultId')), 'AZKeyVault', edge);
 }
+
+/** The converter of every RBAC record kind, by kind, built from the two tables above. */
+export const RBAC_CONVERTERS: Readonly<Record<string, Converter>> = Object.fromEntries([
+  ...HOLDER_RESOURCES.flatMap(({ target, idKey, rule, roles }) =>
+    roles.map((role) => {
+      const [listKey, edge] = HOLDER_ROLES[role];
+      return [`${target}${role}`, holders(listKey, idKey, target, edge, rule)];
+    }),
+  ),
+  ...ASSIGNMENT_RESOURCES.map(([target, ...extra]) => [`${target}RoleAssignment`, roleAssignmentsOn(target, ...extra)]),
+  ['AZKeyVaultAccessPolicy', keyVaultAccessPolicy],
+]);

@@ -2,41 +2,25 @@ import type { AnalysisGraph, ANode, Changes } from '../../view.js';
 import { DERIVED, ROLE } from './kinds.js';
 import { Tenant } from './tenant.js';
 
+/** Roles that read, invite or reset passwords only: every role below may reset the passwords of their holders. */
+const LOW_ROLES = [
+  ROLE.reportsReader,
+  ROLE.messageCenterReader,
+  ROLE.guestInviter,
+  ROLE.directoryReaders,
+  ROLE.passwordAdmin,
+  ROLE.usageSummaryReportsReader,
+];
+
 /** Roles whose holders reset the passwords of users that hold only these roles (or none). */
 const RESET_SCOPE: Record<string, string[] | 'all' | 'unprivileged'> = {
   [ROLE.globalAdmin]: 'all',
   [ROLE.privilegedAuthAdmin]: 'all',
   [ROLE.partnerTier2Support]: 'all',
   [ROLE.partnerTier1Support]: 'unprivileged',
-  [ROLE.userAdmin]: [
-    ROLE.userAdmin,
-    ROLE.reportsReader,
-    ROLE.messageCenterReader,
-    ROLE.helpdeskAdmin,
-    ROLE.guestInviter,
-    ROLE.directoryReaders,
-    ROLE.passwordAdmin,
-    ROLE.usageSummaryReportsReader,
-    ROLE.groupsAdmin,
-  ],
-  [ROLE.helpdeskAdmin]: [
-    ROLE.reportsReader,
-    ROLE.messageCenterReader,
-    ROLE.helpdeskAdmin,
-    ROLE.guestInviter,
-    ROLE.directoryReaders,
-    ROLE.passwordAdmin,
-    ROLE.usageSummaryReportsReader,
-  ],
-  [ROLE.authenticationAdmin]: [
-    ROLE.authenticationAdmin,
-    ROLE.reportsReader,
-    ROLE.messageCenterReader,
-    ROLE.guestInviter,
-    ROLE.directoryReaders,
-    ROLE.passwordAdmin,
-    ROLE.usageSummaryReportsReader,
-  ],
+  [ROLE.userAdmin]: [ROLE.userAdmin, ROLE.helpdeskAdmin, ROLE.groupsAdmin, ...LOW_ROLES],
+  [ROLE.helpdeskAdmin]: [ROLE.helpdeskAdmin, ...LOW_ROLES],
+  [ROLE.authenticationAdmin]: [ROLE.authenticationAdmin, ...LOW_ROLES],
   [ROLE.passwordAdmin]: [ROLE.passwordAdmin, ROLE.guestInviter, ROLE.directoryReaders],
 };
 
