@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
-import { compose } from '../../src/main/compose';
+import { compose, type Infra } from '../../src/main/compose';
 import type { Services } from '../../src/services/index';
 import { signRequest } from '../../src/auth/signature';
 import { createTestDb, embedded, testLog, type TestDb } from './db';
@@ -49,6 +49,8 @@ export class TestClock {
 export interface TestApp {
   app: Express;
   services: Services;
+  /** The graph store and index under the services, for tests that seed or inspect the graph directly. */
+  infra: Infra;
   config: Config;
   clock: TestClock;
   testDb: TestDb;
@@ -61,7 +63,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const config = testConfig(overrides);
   const clock = new TestClock();
   const log = testLog();
-  const { services, app, stop } = await compose({
+  const { services, infra, app, stop } = await compose({
     db: testDb.db,
     config,
     log,
@@ -72,6 +74,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   return {
     app,
     services,
+    infra,
     config,
     clock,
     testDb,

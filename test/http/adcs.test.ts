@@ -94,9 +94,9 @@ describe('ADCS analysis on collected certificate data', () => {
     await uploadJob(t.app, await apiToken(t.app, t.adminJwt), FILES);
     await t.services.datapipe.drain();
     const kinds = ['TrustedForNTAuth', 'EnterpriseCAFor', 'IssuedSignedBy', 'GoldenCert', 'ADCSESC1'];
-    const edges = await t.services.graphStore.edgesOfKinds(kinds);
+    const edges = await t.infra.graphStore.edgesOfKinds(kinds);
     const nodes = new Map(
-      (await t.services.graphStore.nodesByIds([...new Set(edges.flatMap((e) => [e.startId, e.endId]))])).map((n) => [n.id, n.objectid]),
+      (await t.infra.graphStore.nodesByIds([...new Set(edges.flatMap((e) => [e.startId, e.endId]))])).map((n) => [n.id, n.objectid]),
     );
     const got = edges.map((e) => `${nodes.get(e.startId)} ${e.kind} ${nodes.get(e.endId)}`).sort();
     expect(got).toEqual(

@@ -61,8 +61,8 @@ describe('Tier Zero from the seeded selectors of the Tier Zero zone', () => {
   const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });
   let zone: number;
   const tierZero = async () => {
-    const ids = await t.services.graphStore.nodeIdsWithKinds(['Tag_Tier_Zero']);
-    return new Set((await t.services.graphStore.nodesByIds(ids)).map((n) => n.objectid));
+    const ids = await t.infra.graphStore.nodeIdsWithKinds(['Tag_Tier_Zero']);
+    return new Set((await t.infra.graphStore.nodesByIds(ids)).map((n) => n.objectid));
   };
   const selectors = async () =>
     (await request(t.app).get(`/api/v2/asset-group-tags/${zone}/selectors`).set(admin())).body.data.selectors as {

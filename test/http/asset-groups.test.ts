@@ -140,7 +140,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
         ],
       });
     expect(sel.status).toBe(201);
-    const computers = (await t.services.graphStore.nodeIdsWithKinds(['Computer'])).length;
+    const computers = (await t.infra.graphStore.nodeIdsWithKinds(['Computer'])).length;
     expect(computers).toBeGreaterThanOrEqual(4);
     expect(sel.body.data).toMatchObject({
       asset_group_tag_id: id,
