@@ -15,6 +15,25 @@ export const GOLDEN_INPUT = [
   ...['computers', 'containers', 'domains', 'groups', 'sessions'].map((f) => path.join(TESTLAB, `${f}.json`)),
 ];
 
+/**
+ * The list counts of TESTLAB's DFM user (`…-1105`) after GOLDEN_INPUT is ingested and analysed, computed
+ * independently from BloodHound's analyzed graph; the user endpoint and the GraphQL entity both answer them.
+ */
+export const GOLDEN_DFM_COUNTS = {
+  sessions: 1,
+  groupMembership: 4,
+  adminRights: 1,
+  rdpRights: 1,
+  backupRights: 0,
+  dcomRights: 1,
+  psRemoteRights: 1,
+  sqlAdmin: 1,
+  constrainedDelegation: 1,
+  controllables: 2,
+  controllers: 7,
+  gpos: 0,
+} as const;
+
 /** Every TESTLAB file (the sessions file included). */
 export const TESTLAB_FILES = fs
   .readdirSync(TESTLAB)
