@@ -6,6 +6,18 @@ import type { Queryable } from '../../src/db/pool';
 export const SHARED_FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 export const TESTLAB = path.join(SHARED_FIXTURES, 'sharphound-v6-testlab');
 export const GRAPHIFY = path.join(SHARED_FIXTURES, 'graphify-v6');
+export const AZUREHOUND = path.join(SHARED_FIXTURES, 'azurehound');
+
+/** What azurehound/unknown-and-malformed.json holds that nothing converts, as ingest counts it (kind → records). */
+export const AZURE_UNKNOWN_KINDS = {
+  AZStorageAccount: 1,
+  AZStorageContainer: 1,
+  AZOAuth2PermissionGrant: 1,
+  AZGroup365: 1,
+  'AZUser (no object id)': 1,
+  'AZGroup (no "data" object)': 1,
+  '(no kind) (not a {kind, data} record)': 2,
+};
 
 /** The input that produces BloodHound's graphify golden graphs (fixtures README). */
 export const GOLDEN_INPUT = [
@@ -47,8 +59,9 @@ export interface GoldenGraph {
 
 export const edgeKey = (start: string, end: string, kind: string) => `${start} -[${kind}]-> ${end}`;
 
-export function loadGolden(file: 'ingest/ingested.json' | 'analysis/analyzed.json'): GoldenGraph {
-  const { graph } = JSON.parse(fs.readFileSync(path.join(GRAPHIFY, file), 'utf8'));
+/** A BloodHound golden graph: graphify's (by name) or another fixture's, by path. */
+export function loadGolden(file: 'ingest/ingested.json' | 'analysis/analyzed.json' | { path: string }): GoldenGraph {
+  const { graph } = JSON.parse(fs.readFileSync(typeof file === 'string' ? path.join(GRAPHIFY, file) : file.path, 'utf8'));
   return {
     nodes: new Map(
       graph.nodes.map((n: { id: string; kinds: string[]; properties: Record<string, unknown> }) => [
