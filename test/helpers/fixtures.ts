@@ -46,6 +46,9 @@ export const GOLDEN_DFM_COUNTS = {
   gpos: 0,
 } as const;
 
+/** Every file of the TESTLAB collection, deleted.json included (a collector uploads them all). */
+export const TESTLAB_ALL_FILES = fs.readdirSync(TESTLAB).map((f) => path.join(TESTLAB, f));
+
 /** Every TESTLAB file (the sessions file included). */
 export const TESTLAB_FILES = fs
   .readdirSync(TESTLAB)

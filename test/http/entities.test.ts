@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { expectWrapper, useTestApp } from '../helpers/app';
 import { GOLDEN_DFM_COUNTS, GOLDEN_INPUT } from '../helpers/fixtures';
-import { apiToken, type ApiToken, signed } from '../helpers/app';
-import { uploadJob } from '../helpers/upload';
+import { type ApiToken, signed } from '../helpers/app';
+import { ingestAsAdmin } from '../helpers/upload';
 
 const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL
 const DFM = `${T}-1105`;
@@ -15,9 +15,7 @@ describe('entities, search and inventories (issue 12)', () => {
     request(t.app).post('/graphql').set('Authorization', `Bearer ${t.adminJwt}`).send({ query, variables });
 
   beforeAll(async () => {
-    token = await apiToken(t.app, t.adminJwt);
-    await uploadJob(t.app, token, [...GOLDEN_INPUT]);
-    await t.services.datapipe.drain();
+    token = await ingestAsAdmin(t, [...GOLDEN_INPUT]);
   });
 
   describe('GraphQL entity', () => {

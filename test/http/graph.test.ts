@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { apiToken, expectWrapper, signed, userWithRole, useTestApp, type ApiToken } from '../helpers/app';
+import { expectWrapper, signed, userWithRole, useTestApp, type ApiToken } from '../helpers/app';
 import { GOLDEN_DFM_COUNTS, GOLDEN_INPUT } from '../helpers/fixtures';
-import { sharphound, uploadJob } from '../helpers/upload';
+import { ingestAsAdmin, sharphound } from '../helpers/upload';
 
 const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL
 const F = 'S-1-5-21-3084884204-958224920-2707782878'; // FOREST (a trusted domain)
@@ -96,9 +96,7 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
   const get = (path: string) => signed(t.app, token, 'GET', path);
 
   beforeAll(async () => {
-    token = await apiToken(t.app, t.adminJwt);
-    await uploadJob(t.app, token, [...GOLDEN_INPUT, ...Object.entries(EXTRA).map(([k, v]) => [`extra-${k}.json`, v] as [string, string])]);
-    await t.services.datapipe.drain();
+    token = await ingestAsAdmin(t, [...GOLDEN_INPUT, ...Object.entries(EXTRA).map(([k, v]) => [`extra-${k}.json`, v] as [string, string])]);
   });
 
   it('ran ingest and analysis: the job completed and the pipeline is idle', async () => {
