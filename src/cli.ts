@@ -5,7 +5,6 @@ import { Presets, SingleBar } from 'cli-progress';
 import { generateAzureHound } from './generate/azurehound.js';
 import { generateSharpHound } from './generate/sharphound.js';
 import { isTier, TIERS } from './generate/tiers.js';
-import { ingestPath } from './ingest/ingest-path.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { embeddedInfoFile } from './db/embedded.js';
@@ -213,7 +212,7 @@ async function ingestFiles(s: Services, files: string[]): Promise<number> {
   for (const file of files) {
     const started = Date.now();
     bar.start(0, 0, { file: path.basename(file), rate: 0 });
-    const result = await ingestPath(s.graphStore, file, {
+    const result = await s.datapipe.ingestFile(file, {
       onProgress: (n) => {
         bar.setTotal(Math.max(n, 1));
         bar.update(n, { rate: Math.round(n / Math.max((Date.now() - started) / 1000, 0.001)) });

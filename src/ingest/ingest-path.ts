@@ -11,6 +11,8 @@ export interface PathResult {
   errors: IngestError[];
 }
 
+export type PathOptions = IngestOptions & { displayName?: string };
+
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const GZIP = Buffer.from([0x1f, 0x8b]);
 
@@ -19,11 +21,7 @@ const GZIP = Buffer.from([0x1f, 0x8b]);
  * gzip-compressed. Each JSON file is its own transaction; a bad file is reported and the others still land.
  * Decompressed bytes are counted against `maxDecompressedBytes` (zip bombs), whatever the headers claim.
  */
-export async function ingestPath(
-  store: GraphStore,
-  file: string,
-  opts: IngestOptions & { displayName?: string } = {},
-): Promise<PathResult> {
+export async function ingestPath(store: GraphStore, file: string, opts: PathOptions = {}): Promise<PathResult> {
   const name = opts.displayName ?? path.basename(file);
   const maxBytes = opts.limits?.maxDecompressedBytes ?? DEFAULT_LIMITS.maxDecompressedBytes;
   const head = Buffer.alloc(4);

@@ -66,9 +66,19 @@ export interface ComposeDeps {
   graphStore?: GraphStore;
 }
 
-/** What the composition root hands back: the services, and the background work they run. */
+/**
+ * The infrastructure under the services, for tests and benchmarks that look at (or seed) the graph directly. It is
+ * not part of `Services`, so nothing that serves requests or commands can reach around the services to it.
+ */
+export interface Infra {
+  graphStore: GraphStore;
+  graphIndex: GraphIndexHolder;
+}
+
+/** What the composition root hands back: the services, the background work they run, and what lies under them. */
 export interface ComposedServices {
   services: Services;
+  infra: Infra;
   /** Starts background work (the data pipeline, the scheduler); the server calls it, one-off commands do not. */
   start(): void;
   stop(): Promise<void>;
@@ -192,8 +202,6 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     tokens,
     secrets,
     accounts,
-    graphStore,
-    graphIndex,
     graph,
     entities,
     search,
@@ -213,6 +221,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   };
   return {
     services,
+    infra: { graphStore, graphIndex },
     start() {
       datapipe.start();
       scheduler.start();

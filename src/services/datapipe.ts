@@ -8,6 +8,7 @@ import { badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
 import type { Logger } from '../logger.js';
 import { runOutsideScope } from '../scope.js';
+import { ingestPath, type PathOptions, type PathResult } from '../ingest/ingest-path.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 import { createFileIngester, isDatabaseAway } from './datapipe-files.js';
 import { paging } from './paging.js';
@@ -264,6 +265,9 @@ export function createDatapipeService(deps: DatapipeDeps) {
     ingestJob: (id: number): Promise<IngestJobModel | undefined> => store.getJob(id),
 
     withIngestLock,
+
+    /** Ingests a file from disk into the graph (`gas ingest`, under `withIngestLock`). */
+    ingestFile: (file: string, opts?: PathOptions): Promise<PathResult> => ingestPath(deps.graph, file, opts),
 
     start(): void {
       if (deps.pollMs > 0) {

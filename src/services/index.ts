@@ -1,5 +1,4 @@
 import type { Config } from '../config.js';
-import type { GraphStore } from '../graph/store.js';
 import type { AccountsService } from './accounts.js';
 import type { AppConfigService } from './app-config.js';
 import type { AssetGroupsService } from './asset-groups.js';
@@ -11,7 +10,6 @@ import type { DatapipeService } from './datapipe.js';
 import type { EntityService } from './entities.js';
 import type { EventsService } from './events.js';
 import type { GraphService } from './graph.js';
-import type { GraphIndexHolder } from './graph-index-holder.js';
 import type { Health } from './health.js';
 import type { IdentityService } from './identity.js';
 import type { JobListsService } from './job-lists.js';
@@ -25,7 +23,8 @@ import type { TokensService } from './tokens.js';
 
 /**
  * What the GraphQL context, REST and the command line reach: the services, each built once per process by the
- * composition root (src/main/compose.ts). Lifecycle (start/stop) stays with the root, not here.
+ * composition root (src/main/compose.ts). Lifecycle (start/stop) stays with the root, not here; so does the raw graph
+ * store and index (`ComposedServices.infra`): what reaches the graph from here goes through a service.
  */
 export interface Services {
   /** 'embedded' (PGlite) or 'postgres'. */
@@ -36,9 +35,6 @@ export interface Services {
   tokens: TokensService;
   secrets: SecretsService;
   accounts: AccountsService;
-  /** The graph store itself: ingest from the command line, and tests that look at what was written. */
-  graphStore: GraphStore;
-  graphIndex: GraphIndexHolder;
   graph: GraphService;
   /** Entity panels and their lists (issue 12), run on the path index. */
   entities: EntityService;

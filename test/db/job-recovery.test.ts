@@ -64,7 +64,7 @@ describe('crash recovery of upload jobs', () => {
     ]);
     // The dead process had committed a.json (graph and its part record in one transaction), then died before
     // marking the file done.
-    await ingestPath(t.services.graphStore, paths[0]!, {
+    await ingestPath(t.infra.graphStore, paths[0]!, {
       displayName: 'a.json',
       beforeCommit: async (tx, result) => {
         await createDatapipeStore(tx).recordPart(fileIds[0]!, result.file, result);

@@ -12,7 +12,7 @@ describe('property size bounds', () => {
   const huge = 'A'.repeat(MAX_PROPERTY_BYTES + 1000);
 
   it('stores an oversized value as a marker naming its size, the other values as they are', async () => {
-    await t.services.graphStore.write((w) =>
+    await t.infra.graphStore.write((w) =>
       w.upsertNodes([
         {
           objectid: 'S-1-5-21-5-1001',
@@ -21,7 +21,7 @@ describe('property size bounds', () => {
         },
       ]),
     );
-    const node = await t.services.graphStore.nodeByObjectId('S-1-5-21-5-1001');
+    const node = await t.infra.graphStore.nodeByObjectId('S-1-5-21-5-1001');
     expect(node!.properties).toMatchObject({ name: 'BIG@X.LOCAL', enabled: true });
     expect(node!.properties.description).toMatch(/^\[value of \d+ bytes omitted: over the 1048576-byte property limit\]$/);
     expect(node!.properties.spns).toMatch(/omitted/);
@@ -33,7 +33,7 @@ describe('property size bounds', () => {
        select 'S-1-5-21-5-1002', array[(select id from graph_kinds where name = 'User')], jsonb_build_object('name', 'OLD@X.LOCAL',
          'objectid', 'S-1-5-21-5-1002', 'notes', repeat('B', 4 * 1024 * 1024))`,
     );
-    const node = await t.services.graphStore.nodeByObjectId('S-1-5-21-5-1002');
+    const node = await t.infra.graphStore.nodeByObjectId('S-1-5-21-5-1002');
     expect(node!.properties.name).toBe('OLD@X.LOCAL');
     expect(node!.properties.notes).toMatch(/^\[value of 4\d{6} bytes omitted/);
     const res = await request(t.app).get('/api/v2/users/S-1-5-21-5-1002').set('Authorization', `Bearer ${t.adminJwt}`);
@@ -41,7 +41,7 @@ describe('property size bounds', () => {
     expect(JSON.stringify(res.body).length).toBeLessThan(100_000);
     // Scans (the path index, analysis) see the marker too.
     const seen: unknown[] = [];
-    await t.services.graphStore.scanNodes(['notes'], (rows) => seen.push(...rows.filter((r) => r.objectid === 'S-1-5-21-5-1002')));
+    await t.infra.graphStore.scanNodes(['notes'], (rows) => seen.push(...rows.filter((r) => r.objectid === 'S-1-5-21-5-1002')));
     expect(seen).toEqual([expect.objectContaining({ properties: { notes: expect.stringMatching(/omitted/) } })]);
   });
 
@@ -53,7 +53,7 @@ describe('property size bounds', () => {
       list: ['a', 'b'],
       blob: crypto.randomBytes(150_000).toString('base64'),
     };
-    await t.services.graphStore.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-5-1003', kinds: ['User'], properties: props }]));
-    expect((await t.services.graphStore.nodeByObjectId('S-1-5-21-5-1003'))!.properties).toMatchObject(props);
+    await t.infra.graphStore.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-5-1003', kinds: ['User'], properties: props }]));
+    expect((await t.infra.graphStore.nodeByObjectId('S-1-5-21-5-1003'))!.properties).toMatchObject(props);
   });
 });

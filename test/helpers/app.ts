@@ -1,10 +1,12 @@
 import type { Express } from 'express';
 import request from 'supertest';
 import fs from 'node:fs';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
-import { compose } from '../../src/main/compose';
+import { compose, type Infra } from '../../src/main/compose';
 import type { Services } from '../../src/services/index';
 import { signRequest } from '../../src/auth/signature';
 import { createTestDb, embedded, testLog, type TestDb } from './db';
@@ -49,6 +51,8 @@ export class TestClock {
 export interface TestApp {
   app: Express;
   services: Services;
+  /** The graph store and index under the services, for tests that seed or inspect the graph directly. */
+  infra: Infra;
   config: Config;
   clock: TestClock;
   testDb: TestDb;
@@ -61,7 +65,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const config = testConfig(overrides);
   const clock = new TestClock();
   const log = testLog();
-  const { services, app, stop } = await compose({
+  const { services, infra, app, stop } = await compose({
     db: testDb.db,
     config,
     log,
@@ -72,6 +76,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   return {
     app,
     services,
+    infra,
     config,
     clock,
     testDb,
@@ -161,4 +166,26 @@ export function useTestApp(overrides: Partial<Config> = {}): TestApp & { adminJw
   });
   afterAll(() => holder.close());
   return holder;
+}
+
+/**
+ * Serves the test app on a free port for the file's tests (from beforeAll to afterAll), for tests that write raw
+ * HTTP: bodies cut short, declared lengths never sent. Read `port` inside tests only.
+ */
+export function useListening(t: TestApp): { port: number } {
+  const out = { port: 0 };
+  let server: http.Server;
+  beforeAll(async () => {
+    server = t.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    out.port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((r) => server.close(r)));
+  return out;
+}
+
+/** How many upload files sit in the app's staging folder (an upload streams there; a refused one leaves none). */
+export function stagedUploads(t: TestApp): number {
+  const incoming = path.join(t.config.dataDir, 'uploads', 'incoming');
+  return fs.existsSync(incoming) ? fs.readdirSync(incoming).length : 0;
 }

@@ -6,6 +6,18 @@ import type { Queryable } from '../../src/db/pool';
 export const SHARED_FIXTURES = path.resolve(__dirname, '..', 'fixtures');
 export const TESTLAB = path.join(SHARED_FIXTURES, 'sharphound-v6-testlab');
 export const GRAPHIFY = path.join(SHARED_FIXTURES, 'graphify-v6');
+export const AZUREHOUND = path.join(SHARED_FIXTURES, 'azurehound');
+
+/** What azurehound/unknown-and-malformed.json holds that nothing converts, as ingest counts it (kind → records). */
+export const AZURE_UNKNOWN_KINDS = {
+  AZStorageAccount: 1,
+  AZStorageContainer: 1,
+  AZOAuth2PermissionGrant: 1,
+  AZGroup365: 1,
+  'AZUser (no object id)': 1,
+  'AZGroup (no "data" object)': 1,
+  '(no kind) (not a {kind, data} record)': 2,
+};
 
 /** The input that produces BloodHound's graphify golden graphs (fixtures README). */
 export const GOLDEN_INPUT = [
@@ -14,6 +26,28 @@ export const GOLDEN_INPUT = [
   path.join(GRAPHIFY, 'raw', 'users.json'),
   ...['computers', 'containers', 'domains', 'groups', 'sessions'].map((f) => path.join(TESTLAB, `${f}.json`)),
 ];
+
+/**
+ * The list counts of TESTLAB's DFM user (`…-1105`) after GOLDEN_INPUT is ingested and analysed, computed
+ * independently from BloodHound's analyzed graph; the user endpoint and the GraphQL entity both answer them.
+ */
+export const GOLDEN_DFM_COUNTS = {
+  sessions: 1,
+  groupMembership: 4,
+  adminRights: 1,
+  rdpRights: 1,
+  backupRights: 0,
+  dcomRights: 1,
+  psRemoteRights: 1,
+  sqlAdmin: 1,
+  constrainedDelegation: 1,
+  controllables: 2,
+  controllers: 7,
+  gpos: 0,
+} as const;
+
+/** Every file of the TESTLAB collection, deleted.json included (a collector uploads them all). */
+export const TESTLAB_ALL_FILES = fs.readdirSync(TESTLAB).map((f) => path.join(TESTLAB, f));
 
 /** Every TESTLAB file (the sessions file included). */
 export const TESTLAB_FILES = fs
@@ -28,8 +62,9 @@ export interface GoldenGraph {
 
 export const edgeKey = (start: string, end: string, kind: string) => `${start} -[${kind}]-> ${end}`;
 
-export function loadGolden(file: 'ingest/ingested.json' | 'analysis/analyzed.json'): GoldenGraph {
-  const { graph } = JSON.parse(fs.readFileSync(path.join(GRAPHIFY, file), 'utf8'));
+/** A BloodHound golden graph: graphify's (by name) or another fixture's, by path. */
+export function loadGolden(file: 'ingest/ingested.json' | 'analysis/analyzed.json' | { path: string }): GoldenGraph {
+  const { graph } = JSON.parse(fs.readFileSync(typeof file === 'string' ? path.join(GRAPHIFY, file) : file.path, 'utf8'));
   return {
     nodes: new Map(
       graph.nodes.map((n: { id: string; kinds: string[]; properties: Record<string, unknown> }) => [

@@ -2,15 +2,19 @@ import { GraphIndex } from '../../src/graph/index/graph-index';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import { createTestDb, type TestDb } from './db';
 
-/** A fresh database with its graph store for one test file (made before its tests, dropped after them). */
-export function useGraphDb() {
+/**
+ * A fresh database with its graph store for one test file (made before its tests, dropped after them), or with
+ * `{ per: 'test' }` for each test of it.
+ */
+export function useGraphDb(opts: { per: 'file' | 'test' } = { per: 'file' }) {
   let t: TestDb;
   let store: PgGraphStore;
-  beforeAll(async () => {
+  const [before, after] = opts.per === 'test' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
     t = await createTestDb();
     store = new PgGraphStore(t.db);
   });
-  afterAll(() => t.drop());
+  after(() => t.drop());
   return {
     db: () => t.db,
     store: () => store,

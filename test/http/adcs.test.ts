@@ -1,5 +1,5 @@
-import { apiToken, useTestApp } from '../helpers/app';
-import { sharphound, uploadJob } from '../helpers/upload';
+import { useTestApp } from '../helpers/app';
+import { inDomain, ingestAsAdmin, sharphound } from '../helpers/upload';
 
 // One domain with a complete, vulnerable PKI: a root CA, an enterprise CA trusted in NTAuth and chained to the
 // root, hosted on a computer, publishing a template that lets enrollees supply the subject (ESC1).
@@ -13,12 +13,7 @@ const CA = 'A1B2C3D4-0000-0000-0000-00000000000C';
 const TEMPLATE = 'A1B2C3D4-0000-0000-0000-00000000000D';
 const SAFE_TEMPLATE = 'A1B2C3D4-0000-0000-0000-00000000000E';
 const enroll = (sid: string) => ({ PrincipalSID: sid, PrincipalType: 'Group', RightName: 'Enroll', IsInherited: false });
-const props = (name: string, extra: Record<string, unknown> = {}) => ({
-  name: `${name}@CORP.TEST`,
-  domain: 'CORP.TEST',
-  domainsid: D,
-  ...extra,
-});
+const props = inDomain('CORP.TEST', D);
 
 const FILES: [string, string][] = [
   ['domains.json', sharphound('domains', [{ ObjectIdentifier: D, Properties: props('CORP.TEST'), Aces: [] }])],
@@ -91,12 +86,11 @@ describe('ADCS analysis on collected certificate data', () => {
   const t = useTestApp();
 
   it('derives the PKI edges, GoldenCert for the CA host and ESC1 for the smallest set of enrollers', async () => {
-    await uploadJob(t.app, await apiToken(t.app, t.adminJwt), FILES);
-    await t.services.datapipe.drain();
+    await ingestAsAdmin(t, FILES);
     const kinds = ['TrustedForNTAuth', 'EnterpriseCAFor', 'IssuedSignedBy', 'GoldenCert', 'ADCSESC1'];
-    const edges = await t.services.graphStore.edgesOfKinds(kinds);
+    const edges = await t.infra.graphStore.edgesOfKinds(kinds);
     const nodes = new Map(
-      (await t.services.graphStore.nodesByIds([...new Set(edges.flatMap((e) => [e.startId, e.endId]))])).map((n) => [n.id, n.objectid]),
+      (await t.infra.graphStore.nodesByIds([...new Set(edges.flatMap((e) => [e.startId, e.endId]))])).map((n) => [n.id, n.objectid]),
     );
     const got = edges.map((e) => `${nodes.get(e.startId)} ${e.kind} ${nodes.get(e.endId)}`).sort();
     expect(got).toEqual(

@@ -1,17 +1,12 @@
 import request from 'supertest';
 import { DEFAULT_TIER_ZERO_SELECTORS } from '../../src/analysis/tier-zero-defaults';
-import { apiToken, useTestApp } from '../helpers/app';
-import { sharphound, uploadJob } from '../helpers/upload';
+import { useTestApp } from '../helpers/app';
+import { inDomain, ingestAsAdmin, sharphound, tierZeroTagId } from '../helpers/upload';
 
 // A domain with DNSAdmins (and a member), a certificate template, an NTAuth store, the Domain Controllers OU,
 // Incoming Forest Trust Builders, and a plain group: what the default Tier Zero selectors must and must not tag.
 const D = 'S-1-5-21-5-5-5';
-const props = (name: string, extra: Record<string, unknown> = {}) => ({
-  name: `${name}@CORP.TEST`,
-  domain: 'CORP.TEST',
-  domainsid: D,
-  ...extra,
-});
+const props = inDomain('CORP.TEST', D);
 const DNSADMINS = `${D}-1101`;
 const DNS_MEMBER = `${D}-1102`;
 const PLAIN = `${D}-1103`;
@@ -61,8 +56,8 @@ describe('Tier Zero from the seeded selectors of the Tier Zero zone', () => {
   const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });
   let zone: number;
   const tierZero = async () => {
-    const ids = await t.services.graphStore.nodeIdsWithKinds(['Tag_Tier_Zero']);
-    return new Set((await t.services.graphStore.nodesByIds(ids)).map((n) => n.objectid));
+    const ids = await t.infra.graphStore.nodeIdsWithKinds(['Tag_Tier_Zero']);
+    return new Set((await t.infra.graphStore.nodesByIds(ids)).map((n) => n.objectid));
   };
   const selectors = async () =>
     (await request(t.app).get(`/api/v2/asset-group-tags/${zone}/selectors`).set(admin())).body.data.selectors as {
@@ -73,10 +68,8 @@ describe('Tier Zero from the seeded selectors of the Tier Zero zone', () => {
     }[];
 
   beforeAll(async () => {
-    await uploadJob(t.app, await apiToken(t.app, t.adminJwt), FILES);
-    await t.services.datapipe.drain();
-    const tags = await request(t.app).get('/api/v2/asset-group-tags').set(admin());
-    zone = tags.body.data.tags.find((x: { name: string }) => x.name === 'Tier Zero').id;
+    await ingestAsAdmin(t, FILES);
+    zone = await tierZeroTagId(t);
   });
 
   it('seeds BloodHound default selectors as readable rules, the same list analysis uses by default', async () => {

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
-import { apiToken, expectWrapper, useTestApp, userWithRole } from '../helpers/app';
-import { TESTLAB } from '../helpers/fixtures';
-import { uploadJob } from '../helpers/upload';
+import { expectWrapper, useTestApp, userWithRole } from '../helpers/app';
+import { TESTLAB_ALL_FILES } from '../helpers/fixtures';
+import { ingestAsAdmin, tierZeroTagId } from '../helpers/upload';
 
 const DOMAIN_ADMINS = 'S-1-5-21-3130019616-2776909439-2417379446-512';
 const ADMINISTRATOR = 'S-1-5-21-3130019616-2776909439-2417379446-500';
@@ -23,15 +21,8 @@ describe('zones, labels and certification (endpoint 5)', () => {
       .send(body as object);
 
   beforeAll(async () => {
-    const token = await apiToken(t.app, t.adminJwt);
-    await uploadJob(
-      t.app,
-      token,
-      fs.readdirSync(TESTLAB).map((f) => path.join(TESTLAB, f)),
-    );
-    await t.services.datapipe.drain(); // ingest, analysis, and the zones follow analysis
-    const tags = await request(t.app).get('/api/v2/asset-group-tags').set(admin());
-    tierZero = tags.body.data.tags.find((x: { name: string }) => x.name === 'Tier Zero').id;
+    await ingestAsAdmin(t, TESTLAB_ALL_FILES);
+    tierZero = await tierZeroTagId(t);
   });
 
   it('seeds a Tier Zero zone that analysis fills', async () => {
@@ -140,7 +131,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
         ],
       });
     expect(sel.status).toBe(201);
-    const computers = (await t.services.graphStore.nodeIdsWithKinds(['Computer'])).length;
+    const computers = (await t.infra.graphStore.nodeIdsWithKinds(['Computer'])).length;
     expect(computers).toBeGreaterThanOrEqual(4);
     expect(sel.body.data).toMatchObject({
       asset_group_tag_id: id,

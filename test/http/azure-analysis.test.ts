@@ -41,7 +41,7 @@ describe('Azure analysis after an AzureHound upload', () => {
       ['users.json', AD_USERS],
     ]);
     await app.services.datapipe.drain();
-    const store = app.services.graphStore;
+    const store = app.infra.graphStore;
     const kinds = ['AZGlobalAdmin', 'AZResetPassword', 'AZAddMembers', 'SyncedToADUser', 'SyncedToEntraUser'];
     const edges = await store.edgesOfKinds(kinds);
     const nodes = new Map(

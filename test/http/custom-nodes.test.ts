@@ -114,12 +114,12 @@ describe('custom node kinds (endpoint 4)', () => {
       ],
     ]);
     await t.services.datapipe.drain();
-    await t.services.graphStore.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-9-1002', kinds: ['Vault'], properties: {} }]));
-    await t.services.graphStore.write(async (w) => {
+    await t.infra.graphStore.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-9-1002', kinds: ['Vault'], properties: {} }]));
+    await t.infra.graphStore.write(async (w) => {
       await w.upsertNodes([{ objectid: 'MYSTERY-1', kinds: ['Mystery'], properties: { name: 'SOMETHING' } }]);
       await w.upsertEdges([{ start: 'S-1-5-21-9-1002', end: 'MYSTERY-1', kind: 'GenericAll', properties: {} }]);
     });
-    await t.services.graphIndex.invalidate();
+    await t.infra.graphIndex.invalidate();
     const res = await request(t.app).get('/api/v2/pathfinding?start_node=S-1-5-21-9-1001&end_node=S-1-5-21-9-1002').set(admin());
     expect(res.status).toBe(200);
     const nodes = Object.values(res.body.data).filter((v: any) => v.data?.objectid) as any[];

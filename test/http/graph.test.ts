@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { apiToken, expectWrapper, signed, userWithRole, useTestApp, type ApiToken } from '../helpers/app';
-import { GOLDEN_INPUT } from '../helpers/fixtures';
-import { sharphound, uploadJob } from '../helpers/upload';
+import { expectWrapper, signed, userWithRole, useTestApp, type ApiToken } from '../helpers/app';
+import { GOLDEN_DFM_COUNTS, GOLDEN_INPUT } from '../helpers/fixtures';
+import { ingestAsAdmin, sharphound } from '../helpers/upload';
 
 const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL
 const F = 'S-1-5-21-3084884204-958224920-2707782878'; // FOREST (a trusted domain)
@@ -72,15 +72,31 @@ const EXTRA = {
   ]),
 };
 
+/** One row of an entity list: the node's object id, name and primary kind (every AD node is also Base). */
+const row = (objectID: string, name: string, label: string) => ({ objectID, name, label, kinds: ['Base', label] });
+
+/** A Graph-format answer (type=graph) as its sorted node object ids and sorted edge labels. */
+function graphOf(body: Record<string, any>): { nodes: string[]; edges: string[] } {
+  const items = Object.entries(body);
+  return {
+    nodes: items
+      .filter(([k]) => !k.startsWith('rel_'))
+      .map(([, v]) => v.data.objectid)
+      .sort(),
+    edges: items
+      .filter(([k]) => k.startsWith('rel_'))
+      .map(([, v]) => v.label.text)
+      .sort(),
+  };
+}
+
 describe('graph endpoints over REST (ingest → analysis → queries)', () => {
   const t = useTestApp();
   let token: ApiToken;
   const get = (path: string) => signed(t.app, token, 'GET', path);
 
   beforeAll(async () => {
-    token = await apiToken(t.app, t.adminJwt);
-    await uploadJob(t.app, token, [...GOLDEN_INPUT, ...Object.entries(EXTRA).map(([k, v]) => [`extra-${k}.json`, v] as [string, string])]);
-    await t.services.datapipe.drain();
+    token = await ingestAsAdmin(t, [...GOLDEN_INPUT, ...Object.entries(EXTRA).map(([k, v]) => [`extra-${k}.json`, v] as [string, string])]);
   });
 
   it('ran ingest and analysis: the job completed and the pipeline is idle', async () => {
@@ -109,18 +125,7 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
       expect(res.body.data).toEqual({
         kinds: ['Base', 'User'],
         props: expect.objectContaining({ objectid: DFM, name: 'DFM@TESTLAB.LOCAL', domainsid: T }),
-        sessions: 1,
-        groupMembership: 4,
-        adminRights: 1,
-        rdpRights: 1,
-        backupRights: 0,
-        dcomRights: 1,
-        psRemoteRights: 1,
-        sqlAdmin: 1,
-        constrainedDelegation: 1,
-        controllables: 2,
-        controllers: 7,
-        gpos: 0,
+        ...GOLDEN_DFM_COUNTS,
       });
       // 82 in BloodHound's graph, plus the synthetic GPO Domain Admins (which Administrator belongs to) control.
       const admin = await get(`/api/v2/users/${T}-500`);
@@ -158,10 +163,7 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
         count: 2,
         skip: 0,
         limit: 10,
-        data: [
-          { objectID: `${T}-9100`, name: 'SRV1.TESTLAB.LOCAL', label: 'Computer', kinds: ['Base', 'Computer'] },
-          { objectID: `${T}-9101`, name: 'SRV2.TESTLAB.LOCAL', label: 'Computer', kinds: ['Base', 'Computer'] },
-        ],
+        data: [row(`${T}-9100`, 'SRV1.TESTLAB.LOCAL', 'Computer'), row(`${T}-9101`, 'SRV2.TESTLAB.LOCAL', 'Computer')],
       });
       expect((await get(`/api/v2/groups/${T}-9001/ps-remote-rights`)).body.data.map((e: { name: string }) => e.name)).toEqual([
         'SRV1.TESTLAB.LOCAL',
@@ -179,15 +181,7 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
     it('returns the paths as a Graph with type=graph', async () => {
       const res = await get(`/api/v2/groups/${T}-9002/ps-remote-rights?type=graph`);
       expect(res.status).toBe(200);
-      const items = Object.entries(res.body) as [string, Record<string, any>][];
-      const nodes = items
-        .filter(([k]) => !k.startsWith('rel_'))
-        .map(([, v]) => v.data.objectid)
-        .sort();
-      const edges = items
-        .filter(([k]) => k.startsWith('rel_'))
-        .map(([, v]) => v.label.text)
-        .sort();
+      const { nodes, edges } = graphOf(res.body);
       expect(nodes).toEqual([`${T}-9001`, `${T}-9002`, `${T}-9100`, `${T}-9101`].sort());
       expect(edges).toEqual(['CanPSRemote', 'CanPSRemote', 'MemberOf']);
     });
@@ -219,10 +213,8 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
         skip: 0,
         limit: 10,
         data: [
-          { objectID: `${F}-1105`, name: 'FOREIGN1105@FOREST', label: 'User', kinds: ['Base', 'User'] },
-          { objectID: `${F}-1106`, name: 'FOREIGN1106@FOREST', label: 'User', kinds: ['Base', 'User'] },
-          { objectID: `${F}-1107`, name: 'FOREIGN1107@FOREST', label: 'User', kinds: ['Base', 'User'] },
-          { objectID: `${F}-1200`, name: 'GPO EDITORS@FOREST', label: 'Group', kinds: ['Base', 'Group'] },
+          ...['1105', '1106', '1107'].map((rid) => row(`${F}-${rid}`, `FOREIGN${rid}@FOREST`, 'User')),
+          row(`${F}-1200`, 'GPO EDITORS@FOREST', 'Group'),
         ],
       });
       // Domain Admins (same domain) also hold GenericAll on that GPO and are not listed.
@@ -235,11 +227,7 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
 
     it('returns the controlling edges as a Graph with type=graph', async () => {
       const res = await get(`/api/v2/domains/${T}/foreign-gpo-controllers?type=graph`);
-      const edges = Object.entries(res.body)
-        .filter(([k]) => k.startsWith('rel_'))
-        .map(([, v]) => (v as { label: { text: string } }).label.text)
-        .sort();
-      expect(edges).toEqual(['GenericAll', 'MemberOf', 'MemberOf', 'WriteDacl']);
+      expect(graphOf(res.body).edges).toEqual(['GenericAll', 'MemberOf', 'MemberOf', 'WriteDacl']);
     });
 
     it('answers 404 for a node that is not a domain', async () => {

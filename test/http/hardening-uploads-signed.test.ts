@@ -1,11 +1,7 @@
-import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import request from 'supertest';
 import { signRequest } from '../../src/auth/signature';
-import { apiToken, expectWrapper, signed, useTestApp, type ApiToken } from '../helpers/app';
+import { apiToken, expectWrapper, signed, stagedUploads, useListening, useTestApp, type ApiToken } from '../helpers/app';
 import { sharphound } from '../helpers/upload';
 
 /**
@@ -14,24 +10,17 @@ import { sharphound } from '../helpers/upload';
  */
 describe('signed uploads hashed while streaming', () => {
   const t = useTestApp({ maxUploadBytes: 1024 * 1024 });
+  const listening = useListening(t);
   let token: ApiToken;
-  let server: http.Server;
-  let port: number;
   beforeAll(async () => {
     token = await apiToken(t.app, t.adminJwt);
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise((r) => server.close(r)));
-  const incoming = () => path.join(t.config.dataDir, 'uploads', 'incoming');
-  const filesOnDisk = () => (fs.existsSync(incoming()) ? fs.readdirSync(incoming()).length : 0);
   const startJob = async () => (await signed(t.app, token, 'POST', '/api/v2/file-upload/start')).body.data.id as number;
 
   /** Writes a raw HTTP request and resolves with the status line, or null when the server closed without one. */
   function rawPost(head: string, body: Buffer, endEarly: boolean, later?: Buffer): Promise<string | null> {
     return new Promise((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
+      const socket = net.connect(listening.port, '127.0.0.1', () => {
         socket.write(head);
         socket.write(body);
         if (endEarly) socket.end();
@@ -57,7 +46,7 @@ describe('signed uploads hashed while streaming', () => {
     expect(expectWrapper(res, 401).message).toBe(
       'Signed request rejected: signature digest mismatch (check the method, the request target with its query, the RequestDate hour and the body).',
     );
-    expect(filesOnDisk()).toBe(0);
+    expect(stagedUploads(t)).toBe(0);
   });
 
   it('ingests a correctly signed upload', async () => {
@@ -86,7 +75,7 @@ describe('signed uploads hashed while streaming', () => {
       '\r\n';
     const chunked = Buffer.concat([Buffer.from(body.length.toString(16) + '\r\n'), body, Buffer.from('\r\n0\r\n\r\n')]);
     expect(await rawPost(head, chunked, false)).toMatch(/ 413 /);
-    expect(filesOnDisk()).toBe(0);
+    expect(stagedUploads(t)).toBe(0);
   });
 
   it('keeps nothing of a body shorter than its Content-Length, and survives it', async () => {
@@ -102,7 +91,7 @@ describe('signed uploads hashed while streaming', () => {
       '\r\n';
     await rawPost(head, body, true);
     await new Promise((r) => setTimeout(r, 100));
-    expect(filesOnDisk()).toBe(0);
+    expect(stagedUploads(t)).toBe(0);
     expect((await request(t.app).get('/health')).status).toBe(200);
   });
 
@@ -119,6 +108,6 @@ describe('signed uploads hashed while streaming', () => {
       '\r\n';
     // The bytes past Content-Length come after the answer (together, the parser would refuse them first).
     expect(await rawPost(head, body.subarray(0, -5), false, body.subarray(-5))).toMatch(/ 401 /);
-    expect(filesOnDisk()).toBe(0);
+    expect(stagedUploads(t)).toBe(0);
   });
 });

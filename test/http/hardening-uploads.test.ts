@@ -1,10 +1,7 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import request from 'supertest';
 import { signRequest } from '../../src/auth/signature';
-import { apiToken, expectWrapper, useTestApp } from '../helpers/app';
+import { apiToken, expectWrapper, stagedUploads, useListening, useTestApp } from '../helpers/app';
 
 /**
  * Issue 9 item 2: upload routes decide from the headers, before writing the body anywhere; each caller has a
@@ -12,16 +9,7 @@ import { apiToken, expectWrapper, useTestApp } from '../helpers/app';
  */
 describe('upload gate', () => {
   const t = useTestApp({ uploadsPerCaller: 1, uploadDiskBytesPerCaller: 8 * 1024 * 1024, maxGraphqlUploadBytes: 64 * 1024 });
-  let server: http.Server;
-  let port: number;
-  beforeAll(async () => {
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    port = (server.address() as AddressInfo).port;
-  });
-  afterAll(() => new Promise((r) => server.close(r)));
-  const incoming = () => path.join(t.config.dataDir, 'uploads', 'incoming');
-  const filesOnDisk = () => (fs.existsSync(incoming()) ? fs.readdirSync(incoming()).length : 0);
+  const listening = useListening(t);
 
   /**
    * Declares a huge body, sends `sendBytes` of it, and resolves with the status once the server answers (or
@@ -30,7 +18,7 @@ describe('upload gate', () => {
   function hugePost(target: string, headers: Record<string, string>, sendBytes = 1024 * 1024, holdMs = 3000) {
     const req = http.request({
       host: '127.0.0.1',
-      port,
+      port: listening.port,
       method: 'POST',
       path: target,
       headers: { 'Content-Length': String(1024 ** 3), ...headers },
@@ -53,7 +41,7 @@ describe('upload gate', () => {
       expect(await answered).toBe(401);
       abort();
     }
-    expect(filesOnDisk()).toBe(0);
+    expect(stagedUploads(t)).toBe(0);
   });
 
   it('refuses an unknown token or a stale date from the headers alone', async () => {
@@ -79,7 +67,7 @@ describe('upload gate', () => {
     const b = hugePost('/api/v2/file-upload/1', { ...stale, 'Content-Type': 'application/json' });
     expect(await b.answered).toBe(401);
     b.abort();
-    expect(filesOnDisk()).toBe(0);
+    expect(stagedUploads(t)).toBe(0);
   });
 
   it('refuses a signed body whose digest does not match, and keeps nothing', async () => {
@@ -94,7 +82,7 @@ describe('upload gate', () => {
     const res = await request(t.app).post('/api/v2/file-upload/1').set(headers).set('Content-Type', 'application/json').send('{"a":2}');
     expect(expectWrapper(res, 401).message).toMatch(/digest/);
     await new Promise((r) => setTimeout(r, 50));
-    expect(filesOnDisk()).toBe(0);
+    expect(stagedUploads(t)).toBe(0);
   });
 
   it('caps concurrent uploads and in-flight bytes per caller', async () => {
@@ -106,7 +94,7 @@ describe('upload gate', () => {
     // One upload in flight (declared within budget, body still arriving); the second is a 429.
     const first = http.request({
       host: '127.0.0.1',
-      port,
+      port: listening.port,
       method: 'POST',
       path: '/api/v2/file-upload/1',
       headers: { ...auth, 'Content-Length': String(1024 * 1024) },

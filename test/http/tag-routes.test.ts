@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import request from 'supertest';
-import { apiToken, expectWrapper, useTestApp } from '../helpers/app';
-import { TESTLAB } from '../helpers/fixtures';
-import { uploadJob } from '../helpers/upload';
+import { expectWrapper, useTestApp } from '../helpers/app';
+import { TESTLAB_ALL_FILES } from '../helpers/fixtures';
+import { ingestAsAdmin, tierZeroTagId } from '../helpers/upload';
 
 describe('asset-group-tag reads of BloodHound (issue 12)', () => {
   const t = useTestApp();
@@ -12,14 +10,8 @@ describe('asset-group-tag reads of BloodHound (issue 12)', () => {
   let tierZero: number;
 
   beforeAll(async () => {
-    const token = await apiToken(t.app, t.adminJwt);
-    await uploadJob(
-      t.app,
-      token,
-      fs.readdirSync(TESTLAB).map((f) => path.join(TESTLAB, f)),
-    );
-    await t.services.datapipe.drain();
-    tierZero = (await get('/api/v2/asset-group-tags')).body.data.tags.find((x: { name: string }) => x.name === 'Tier Zero').id;
+    await ingestAsAdmin(t, TESTLAB_ALL_FILES);
+    tierZero = await tierZeroTagId(t);
   });
 
   it('counts members per primary kind (not taken for a member id)', async () => {

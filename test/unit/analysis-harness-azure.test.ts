@@ -1,9 +1,8 @@
 import { runAnalysis } from '../../src/analysis/run';
 import { ROLE } from '../../src/analysis/steps/azure/kinds';
 import { TIER_ZERO_KIND } from '../../src/graph/kinds';
-import { PgGraphStore } from '../../src/graph/pg/store';
 import { AzureGraph, edgesByName } from '../helpers/azure-graph';
-import { createTestDb, type TestDb } from '../helpers/db';
+import { useGraphDb } from '../helpers/graph';
 
 /**
  * Azure Tier Zero after BloodHound's selector expansion (cmd/api/src/daemons/datapipe/agt.go, fetchChildNodes and
@@ -11,13 +10,7 @@ import { createTestDb, type TestDb } from '../helpers/db';
  * tier-zero Entra group its nested members, a tier-zero service principal the app it runs as.
  */
 describe('Azure Tier Zero expansion and harnesses', () => {
-  let t: TestDb;
-  let store: PgGraphStore;
-  beforeAll(async () => {
-    t = await createTestDb();
-    store = new PgGraphStore(t.db);
-  });
-  afterAll(() => t.drop());
+  const g = useGraphDb();
 
   it('holders of a Tier Zero role, members of a holding group and the app of a holding service principal', async () => {
     const az = new AzureGraph();
@@ -37,25 +30,25 @@ describe('Azure Tier Zero expansion and harnesses', () => {
     az.memberOf(inner, admins).memberOf(nested, inner);
     az.edge(app, sp, 'AZRunsAs');
     az.hasRole(readerUser, reader); // not a Tier Zero role
-    await az.save(store);
-    await runAnalysis(store);
+    await az.save(g.store());
+    await runAnalysis(g.store());
     const tagged: string[] = [];
     for (const n of az.nodes) {
-      const stored = await store.nodeByObjectId(n.objectid);
+      const stored = await g.store().nodeByObjectId(n.objectid);
       if (stored?.kinds.includes(TIER_ZERO_KIND)) tagged.push(String(stored.properties.name));
     }
     expect(tagged.sort()).toEqual(['CONTOSO.TEST', 'GA', 'admins', 'alice', 'app', 'eligible', 'inner', 'nested', 'sp'].sort());
   });
   it('AZAddSecretHarness: Application and Cloud Application Administrators to every app and service principal', async () => {
-    await t.db.query('delete from graph_edges; delete from graph_nodes');
+    await g.db().query('delete from graph_edges; delete from graph_nodes');
     const az = new AzureGraph();
     az.role('AppAdminRole', ROLE.applicationAdmin);
     az.role('CloudAppAdminRole', ROLE.cloudApplicationAdmin);
     az.app('AZApp');
     az.sp('AZServicePrincipal');
-    await az.save(store);
-    await runAnalysis(store);
-    expect(await edgesByName(store, ['AZAddSecret'])).toEqual([
+    await az.save(g.store());
+    await runAnalysis(g.store());
+    expect(await edgesByName(g.store(), ['AZAddSecret'])).toEqual([
       'AppAdminRole -AZAddSecret-> AZApp',
       'AppAdminRole -AZAddSecret-> AZServicePrincipal',
       'CloudAppAdminRole -AZAddSecret-> AZApp',

@@ -4,15 +4,15 @@ import { Readable } from 'node:stream';
 import { PgGraphStore } from '../../../src/graph/pg/store';
 import { ingestPath } from '../../../src/ingest/ingest-path';
 import { IngestError, ingestStream } from '../../../src/ingest/ingest-stream';
-import { createTestDb, type TestDb } from '../../helpers/db';
-import { comparable, dumpGraph, edgeKey, type GoldenGraph } from '../../helpers/fixtures';
+import { useGraphDb } from '../../helpers/graph';
+import { AZUREHOUND, AZURE_UNKNOWN_KINDS, comparable, dumpGraph, edgeKey, loadGolden } from '../../helpers/fixtures';
 
 /**
  * AzureHound files through the real ingest stack into PostgreSQL: both key orders give the same graph, BloodHound's
  * own federated-credential golden graph is reproduced, unknown kinds are reported per file, and bad files fail
  * alone with a message.
  */
-const DIR = path.resolve(__dirname, '..', '..', 'fixtures', 'azurehound');
+const DIR = AZUREHOUND;
 const FIC = path.join(DIR, 'bloodhound-fic');
 
 /** The same file with "meta" moved before or after "data" (AzureHound writes data first). */
@@ -23,41 +23,17 @@ function reordered(file: string, first: 'meta' | 'data'): Buffer {
 
 const ingestBuffer = (store: PgGraphStore, name: string, body: Buffer) => ingestStream(store, name, Readable.from([body]));
 
-function loadFicGolden(): GoldenGraph {
-  const { graph } = JSON.parse(fs.readFileSync(path.join(FIC, 'ingested.json'), 'utf8'));
-  return {
-    nodes: new Map(
-      graph.nodes.map((n: { id: string; kinds: string[]; properties: object }) => [
-        n.id,
-        { kinds: [...n.kinds].sort(), properties: n.properties },
-      ]),
-    ),
-    edges: new Map(
-      graph.edges.map((e: { start: { value: string }; end: { value: string }; kind: string; properties: object }) => [
-        edgeKey(e.start.value, e.end.value, e.kind),
-        e.properties,
-      ]),
-    ),
-  };
-}
-
 const sorted = (p: Record<string, unknown>) => Object.entries(comparable(p)).sort(([a], [b]) => a.localeCompare(b));
 
 describe('AzureHound ingest into the graph', () => {
-  let t: TestDb;
-  let store: PgGraphStore;
-  beforeEach(async () => {
-    t = await createTestDb();
-    store = new PgGraphStore(t.db);
-  });
-  afterEach(() => t.drop());
+  const graph = useGraphDb({ per: 'test' });
 
   it("reproduces BloodHound's golden graph for its federated identity credential file", async () => {
-    const res = await ingestPath(store, path.join(FIC, 'federated_identity_credentials.json'));
+    const res = await ingestPath(graph.store(), path.join(FIC, 'federated_identity_credentials.json'));
     expect(res.errors).toEqual([]);
     expect(res.files[0]).toMatchObject({ type: 'azure', objects: 7, unknownKinds: {} });
-    const ours = await dumpGraph(t.db);
-    const golden = loadFicGolden();
+    const ours = await dumpGraph(graph.db());
+    const golden = loadGolden({ path: path.join(FIC, 'ingested.json') });
     expect([...ours.nodes.keys()].sort()).toEqual([...golden.nodes.keys()].sort());
     for (const [id, n] of golden.nodes) {
       expect({ id, kinds: ours.nodes.get(id)!.kinds }).toEqual({ id, kinds: n.kinds });
@@ -71,10 +47,10 @@ describe('AzureHound ingest into the graph', () => {
     '%s: data-first and meta-first give the same graph',
     async (file) => {
       const now = new Date('2026-01-01T00:00:00Z');
-      const a = await ingestStream(store, file, Readable.from([reordered(path.join(DIR, file), 'data')]), { now });
-      const first = await dumpGraph(t.db);
-      const b = await ingestStream(store, file, Readable.from([reordered(path.join(DIR, file), 'meta')]), { now });
-      const second = await dumpGraph(t.db);
+      const a = await ingestStream(graph.store(), file, Readable.from([reordered(path.join(DIR, file), 'data')]), { now });
+      const first = await dumpGraph(graph.db());
+      const b = await ingestStream(graph.store(), file, Readable.from([reordered(path.join(DIR, file), 'meta')]), { now });
+      const second = await dumpGraph(graph.db());
       expect(b).toEqual(a);
       expect([...second.nodes.entries()].sort()).toEqual([...first.nodes.entries()].sort());
       expect([...second.edges.entries()].sort()).toEqual([...first.edges.entries()].sort());
@@ -84,22 +60,14 @@ describe('AzureHound ingest into the graph', () => {
 
   it('writes the Entra and Resource Manager graph and reports what it did not convert', async () => {
     const res = await Promise.all(
-      ['entra.json', 'resources.json', 'unknown-and-malformed.json'].map((f) => ingestPath(store, path.join(DIR, f))),
+      ['entra.json', 'resources.json', 'unknown-and-malformed.json'].map((f) => ingestPath(graph.store(), path.join(DIR, f))),
     );
     expect(res.flatMap((r) => r.errors)).toEqual([]);
     const [entra, rm, other] = res.map((r) => r.files[0]!);
     expect(entra).toMatchObject({ type: 'azure', objects: 29, unknownKinds: { 'AZGroupMember (member of an unsupported type)': 1 } });
     expect(rm).toMatchObject({ type: 'azure', objects: 39, unknownKinds: {} });
-    expect(other!.unknownKinds).toEqual({
-      AZStorageAccount: 1,
-      AZStorageContainer: 1,
-      AZOAuth2PermissionGrant: 1,
-      AZGroup365: 1,
-      'AZUser (no object id)': 1,
-      'AZGroup (no "data" object)': 1,
-      '(no kind) (not a {kind, data} record)': 2,
-    });
-    const g = await dumpGraph(t.db);
+    expect(other!.unknownKinds).toEqual(AZURE_UNKNOWN_KINDS);
+    const g = await dumpGraph(graph.db());
     const T = '6C12B0B0-B2CC-4A73-8252-0B94BFCA2145';
     // A role assignment references the role by ROLEID@TENANT, the same node the role record and PIM records write.
     expect(g.nodes.get(`62E90394-69F5-4237-9190-012177145E10@${T}`)!.kinds).toEqual(['AZBase', 'AZRole']);
@@ -117,26 +85,26 @@ describe('AzureHound ingest into the graph', () => {
   it('fails a file cut short, with its name and place, and writes nothing of it', async () => {
     const body = fs.readFileSync(path.join(DIR, 'entra.json'));
     const cut = body.subarray(0, Math.floor(body.length / 2));
-    await expect(ingestBuffer(store, 'entra-cut.json', cut)).rejects.toBeInstanceOf(IngestError);
-    await expect(ingestBuffer(store, 'entra-cut.json', cut)).rejects.toThrow(/^entra-cut\.json: /);
-    expect((await dumpGraph(t.db)).nodes.size).toBe(0);
+    await expect(ingestBuffer(graph.store(), 'entra-cut.json', cut)).rejects.toBeInstanceOf(IngestError);
+    await expect(ingestBuffer(graph.store(), 'entra-cut.json', cut)).rejects.toThrow(/^entra-cut\.json: /);
+    expect((await dumpGraph(graph.db())).nodes.size).toBe(0);
   });
 
   it('refuses a file without meta, or of another type, naming the file', async () => {
     const { data } = JSON.parse(fs.readFileSync(path.join(DIR, 'entra.json'), 'utf8'));
-    await expect(ingestBuffer(store, 'nometa.json', Buffer.from(JSON.stringify({ data })))).rejects.toThrow(
+    await expect(ingestBuffer(graph.store(), 'nometa.json', Buffer.from(JSON.stringify({ data })))).rejects.toThrow(
       /nometa\.json: no valid meta tag/,
     );
-    await expect(ingestBuffer(store, 'odd.json', Buffer.from(JSON.stringify({ data, meta: { type: 'azurex' } })))).rejects.toThrow(
+    await expect(ingestBuffer(graph.store(), 'odd.json', Buffer.from(JSON.stringify({ data, meta: { type: 'azurex' } })))).rejects.toThrow(
       /odd\.json: unsupported file type/,
     );
   });
 
   it('ingesting the same files again changes nothing but timestamps', async () => {
-    for (const f of ['entra.json', 'resources.json']) await ingestPath(store, path.join(DIR, f));
-    const before = await dumpGraph(t.db);
-    for (const f of ['entra.json', 'resources.json']) await ingestPath(store, path.join(DIR, f));
-    const after = await dumpGraph(t.db);
+    for (const f of ['entra.json', 'resources.json']) await ingestPath(graph.store(), path.join(DIR, f));
+    const before = await dumpGraph(graph.db());
+    for (const f of ['entra.json', 'resources.json']) await ingestPath(graph.store(), path.join(DIR, f));
+    const after = await dumpGraph(graph.db());
     expect([...after.nodes.keys()].sort()).toEqual([...before.nodes.keys()].sort());
     expect([...after.edges.keys()].sort()).toEqual([...before.edges.keys()].sort());
     for (const [id, n] of before.nodes) expect(sorted(after.nodes.get(id)!.properties)).toEqual(sorted(n.properties));
