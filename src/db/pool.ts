@@ -122,6 +122,39 @@ export class Database implements Queryable {
     return (await this.withConnection((c) => this.run(c, sql, params))).rowCount ?? 0;
   }
 
+  /**
+   * `COPY (…) TO STDOUT` (text format): each chunk of the output goes to `onChunk` as it arrives, without row
+   * objects. Resolves false, running nothing, on PGlite (its socket loses protocol sync on COPY): callers page there.
+   */
+  async copyOut(sql: string, onChunk: (chunk: Buffer) => void): Promise<boolean> {
+    return this.withConnection(async (conn) => {
+      if (!this.features!.copy) return false;
+      const stream = conn.client.query(copyStreams.to(sql));
+      // A throw in onChunk is kept and the rest of the output drained, so the connection stays in protocol sync.
+      let failed: unknown;
+      const done = new Promise<void>((resolve, reject) => {
+        stream.on('data', (chunk: Buffer) => {
+          // pg-copy-streams reads the socket in a loop while data is buffered: without a pause per chunk a large
+          // COPY would hold the event loop for its whole length (an index rebuild stalled queries for ~0.3 s).
+          stream.pause();
+          setImmediate(() => stream.resume());
+          if (failed === undefined) {
+            try {
+              onChunk(chunk);
+            } catch (err) {
+              failed = err;
+            }
+          }
+        });
+        stream.on('end', () => (failed === undefined ? resolve() : reject(failed)));
+        stream.on('error', reject);
+      });
+      conn.last = done.catch(() => undefined);
+      await done.catch((err) => this.rethrow(err, sql));
+      return true;
+    });
+  }
+
   /** Runs `fn` in one transaction; any throw rolls it back, so nothing half-written survives. */
   async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     return this.withConnection(async (conn) => {

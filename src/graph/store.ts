@@ -41,11 +41,11 @@ export interface NodeScanRow {
 
 /** One batch of edges as parallel arrays (kind ids resolve through `kindName`). */
 export interface EdgeScanBatch {
-  start: number[];
-  end: number[];
-  kind: number[];
+  start: ArrayLike<number>;
+  end: ArrayLike<number>;
+  kind: ArrayLike<number>;
   /** bit 0: GPLink enforced */
-  flags: number[];
+  flags: ArrayLike<number>;
 }
 
 export interface NodeSummary {

@@ -2,6 +2,16 @@ import type { GraphStore } from '../store.js';
 import { IntList } from './growable.js';
 
 /**
+ * One direction of the index for walks that go either way: the row offsets, the node at the other end of each
+ * slot, and each slot's edge as a position in the out arrays (null outbound, where slot and position coincide).
+ */
+export interface Side {
+  offsets: Int32Array;
+  others: Int32Array;
+  edges: Int32Array | null;
+}
+
+/**
  * The graph's structure in memory for traversals: compressed sparse rows in both directions (edge kinds as the
  * store's small integers), a kind bitset per node (as many 32-bit words as the graph has node kinds need), and the two node facts traversals need (domainsid, whether an
  * OU blocks GPO inheritance). Nodes are numbered densely; `dbId` maps back to the store's ids.
@@ -28,6 +38,8 @@ export class GraphIndex {
   readonly inEdge: Int32Array;
 
   private readonly denseById?: Int32Array;
+  private outSide?: Side;
+  private inSide?: Side;
   private readonly nodeKindBits = new Map<string, number>();
   private readonly edgeKindIds = new Map<string, number>();
   private readonly sids: string[];
@@ -178,6 +190,13 @@ export class GraphIndex {
       this.denseById,
     ];
     return arrays.reduce((sum, a) => sum + (a?.byteLength ?? 0), 0);
+  }
+
+  /** The outbound or inbound rows as one shape (see Side). */
+  side(dir: 'out' | 'in'): Side {
+    return dir === 'out'
+      ? (this.outSide ??= { offsets: this.outOffsets, others: this.outTargets, edges: null })
+      : (this.inSide ??= { offsets: this.inOffsets, others: this.inSources, edges: this.inEdge });
   }
 
   /** Dense number of a store id, or -1. */

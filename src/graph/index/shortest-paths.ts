@@ -1,4 +1,4 @@
-import type { GraphIndex } from './graph-index.js';
+import type { GraphIndex, Side } from './graph-index.js';
 
 export interface PathSearch {
   /** Allowed edge kinds (table over kind ids); null = every kind. */
@@ -31,7 +31,9 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
   const kinds = opts.kinds;
   const none: PathResult = { paths: [], truncated: false, length: 0 };
   if (s === t || s < 0 || t < 0) return none;
-  const { outOffsets, outTargets, outKinds, inOffsets, inSources, inEdge } = index;
+  const { outOffsets, outTargets, outKinds } = index;
+  const out = index.side('out');
+  const inn = index.side('in');
   const allowed = (pos: number) => kinds === null || kinds[outKinds[pos]!] === 1;
 
   const n = index.nodeCount;
@@ -47,34 +49,8 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
 
   while (frontF.length && frontB.length && depthF + depthB < maxDepth) {
     const forward = frontF.length <= frontB.length;
-    const next: number[] = [];
-    if (forward) {
-      for (const u of frontF) {
-        for (let p = outOffsets[u]!; p < outOffsets[u + 1]!; p++) {
-          if (!allowed(p)) continue;
-          const v = outTargets[p]!;
-          if (distF[v] !== -1) continue;
-          distF[v] = depthF + 1;
-          next.push(v);
-          if (distB[v] !== -1) meet.push(v);
-        }
-      }
-      depthF++;
-      frontF = next;
-    } else {
-      for (const u of frontB) {
-        for (let q = inOffsets[u]!; q < inOffsets[u + 1]!; q++) {
-          if (!allowed(inEdge[q]!)) continue;
-          const v = inSources[q]!;
-          if (distB[v] !== -1) continue;
-          distB[v] = depthB + 1;
-          next.push(v);
-          if (distF[v] !== -1) meet.push(v);
-        }
-      }
-      depthB++;
-      frontB = next;
-    }
+    if (forward) frontF = expandLevel(out, frontF, distF, distB, depthF++, allowed, meet);
+    else frontB = expandLevel(inn, frontB, distB, distF, depthB++, allowed, meet);
     if (meet.length) break;
   }
   if (!meet.length) return none;
@@ -86,39 +62,9 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
 
   // onPath[v]: v lies on a shortest path. Walk back from the meeting nodes on both sides.
   const onPath = new Uint8Array(n);
-  let layer = meet;
-  for (const v of layer) onPath[v] = 1;
-  while (layer.length) {
-    const prev: number[] = [];
-    for (const v of layer) {
-      const d = distF[v]!;
-      if (d <= 0) continue;
-      for (let q = inOffsets[v]!; q < inOffsets[v + 1]!; q++) {
-        const u = inSources[q]!;
-        if (distF[u] === d - 1 && !onPath[u] && allowed(inEdge[q]!)) {
-          onPath[u] = 1;
-          prev.push(u);
-        }
-      }
-    }
-    layer = prev;
-  }
-  layer = meet;
-  while (layer.length) {
-    const nextLayer: number[] = [];
-    for (const v of layer) {
-      const d = distB[v]!;
-      if (d <= 0) continue;
-      for (let p = outOffsets[v]!; p < outOffsets[v + 1]!; p++) {
-        const w = outTargets[p]!;
-        if (distB[w] === d - 1 && onPath[w] !== 1 && allowed(p)) {
-          onPath[w] = 1;
-          nextLayer.push(w);
-        }
-      }
-    }
-    layer = nextLayer;
-  }
+  for (const v of meet) onPath[v] = 1;
+  markBack(inn, meet, distF, onPath, allowed);
+  markBack(out, meet, distB, onPath, allowed);
 
   // Every meeting node splits its paths at the same hop (they were found in one level). A node at hop h <= split
   // has exact distance h from s; a node beyond it has exact distance length - h to t.
@@ -150,4 +96,48 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
   };
   walk(s, 0);
   return { paths, truncated, length };
+}
+
+/** One BFS level on one side: the unvisited neighbours of `front` get depth + 1; those the other side saw meet. */
+function expandLevel(
+  side: Side,
+  front: number[],
+  mine: Int32Array,
+  theirs: Int32Array,
+  depth: number,
+  allowed: (pos: number) => boolean,
+  meet: number[],
+): number[] {
+  const next: number[] = [];
+  for (const u of front) {
+    for (let q = side.offsets[u]!; q < side.offsets[u + 1]!; q++) {
+      if (!allowed(side.edges ? side.edges[q]! : q)) continue;
+      const v = side.others[q]!;
+      if (mine[v] !== -1) continue;
+      mine[v] = depth + 1;
+      next.push(v);
+      if (theirs[v] !== -1) meet.push(v);
+    }
+  }
+  return next;
+}
+
+/** Marks on `onPath` every node one level closer to this side's origin, level by level back from `from`. */
+function markBack(side: Side, from: number[], dist: Int32Array, onPath: Uint8Array, allowed: (pos: number) => boolean): void {
+  let layer = from;
+  while (layer.length) {
+    const prev: number[] = [];
+    for (const v of layer) {
+      const d = dist[v]!;
+      if (d <= 0) continue;
+      for (let q = side.offsets[v]!; q < side.offsets[v + 1]!; q++) {
+        const u = side.others[q]!;
+        if (dist[u] === d - 1 && onPath[u] !== 1 && allowed(side.edges ? side.edges[q]! : q)) {
+          onPath[u] = 1;
+          prev.push(u);
+        }
+      }
+    }
+    layer = prev;
+  }
 }

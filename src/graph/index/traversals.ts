@@ -11,28 +11,17 @@ export interface Found {
 function walk(ix: GraphIndex, start: number, dir: 'out' | 'in', kind: number, visit?: (pos: number, to: number) => void): Set<number> {
   const seen = new Set<number>([start]);
   const stack = [start];
+  const side = ix.side(dir);
   while (stack.length) {
     const u = stack.pop()!;
-    if (dir === 'out') {
-      for (let p = ix.outOffsets[u]!; p < ix.outOffsets[u + 1]!; p++) {
-        if (ix.outKinds[p] !== kind) continue;
-        const v = ix.outTargets[p]!;
-        visit?.(p, v);
-        if (!seen.has(v)) {
-          seen.add(v);
-          stack.push(v);
-        }
-      }
-    } else {
-      for (let q = ix.inOffsets[u]!; q < ix.inOffsets[u + 1]!; q++) {
-        const p = ix.inEdge[q]!;
-        if (ix.outKinds[p] !== kind) continue;
-        const v = ix.inSources[q]!;
-        visit?.(p, v);
-        if (!seen.has(v)) {
-          seen.add(v);
-          stack.push(v);
-        }
+    for (let q = side.offsets[u]!; q < side.offsets[u + 1]!; q++) {
+      const p = side.edges ? side.edges[q]! : q;
+      if (ix.outKinds[p] !== kind) continue;
+      const v = side.others[q]!;
+      visit?.(p, v);
+      if (!seen.has(v)) {
+        seen.add(v);
+        stack.push(v);
       }
     }
   }

@@ -2,12 +2,13 @@ import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
+import { scanEdgesByCopy, type CopyOutDb } from './edge-scan.js';
 import { baseKindOf, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
 import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
 /** What the PostgreSQL graph store needs of the database layer. */
-export interface GraphDb extends Queryable {
+export interface GraphDb extends Queryable, CopyOutDb {
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
 }
 
@@ -138,6 +139,7 @@ export class PgGraphStore implements GraphStore {
   }
 
   async scanEdges(onBatch: (batch: EdgeScanBatch) => void): Promise<void> {
+    if (await scanEdgesByCopy(this.db, onBatch)) return;
     const gplink = (await this.kindIds(this.db, ['GPLink'])).get('GPLink') ?? -1;
     let last = 0;
     for (;;) {
