@@ -13,20 +13,8 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 
-/** Generators of hostile and ordinary request parts for bench/fuzz.ts; deterministic for a seed. */
+/** Generators of hostile and ordinary request parts for bench/fuzz.ts; deterministic for a seed (the generator's `rng`). */
 export type Rng = () => number;
-
-/** A small seeded PRNG, so a failing run can be repeated with FUZZ_SEED. */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const pick = <T>(r: Rng, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const int = (r: Rng, max: number) => Math.floor(r() * max);

@@ -7,12 +7,12 @@ import { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import pino from 'pino';
 import { signRequest } from '../src/auth/signature';
-import { loadConfig } from '../src/config';
 import { ROUTES } from '../src/rest/routes/index';
 import { buildSchema } from '../src/graphql/schema';
 import { answerClientErrors } from '../src/http/client-error';
-import { benchDatabase, benchService } from './harness';
-import { fuzzGraphQL, fuzzJson, fuzzParam, fuzzQuery, mulberry32, pick, type Rng } from './fuzz-inputs';
+import { benchConfig, benchDatabase, benchService } from './harness';
+import { rng } from '../src/generate/json-writer';
+import { fuzzGraphQL, fuzzJson, fuzzParam, fuzzQuery, pick, type Rng } from './fuzz-inputs';
 
 /**
  * Sends FUZZ_REQUESTS (default 20,000) generated requests at every route — REST from the route table, GraphQL,
@@ -43,17 +43,14 @@ export async function fuzz(): Promise<Record<string, unknown>> {
   let peakRss = process.memoryUsage().rss;
   const rssTimer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
   try {
-    const config = {
-      ...loadConfig({}),
-      rateLimitRps: 1_000_000,
+    const config = benchConfig({
       logLevel: 'warn',
       adminPassword: 'fuzz-admin-password',
-      datapipePollMs: 0,
       schedulerPollMs: 0,
       indexCheckMs: 0,
       dataDir,
       maxUploadBytes: 4 * 1024 * 1024,
-    };
+    });
     const { services, app, stop } = await benchService(store, config, log);
     // The fuzzer draws GraphQL operations from the schema the app serves.
     const schema = buildSchema();
@@ -205,7 +202,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
     let next = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async (_, w) => {
-        const r = mulberry32(seed * 1000 + w);
+        const r = rng(seed * 1000 + w);
         while (next < total) {
           if (++next % 1000 === 0 && process.env.FUZZ_PROGRESS) process.stderr.write(`fuzz: ${next}/${total}\n`);
           await one(r);

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { migrate } from '../src/db/migrate';
 import { Database } from '../src/db/pool';
 import { startEmbedded } from '../src/db/embedded';
-import type { Config } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
 import { createLogger, type Logger } from '../src/logger';
 import { compose, type Composed } from '../src/main/compose';
 
@@ -49,6 +49,11 @@ export async function benchDatabase(
       await embedded.stop();
     },
   };
+}
+
+/** A benchmarked service's settings: the defaults, no rate limit, no data pipeline polling, a known admin password. */
+export function benchConfig(overrides: Partial<Config> = {}): Config & { adminPassword: string } {
+  return { ...loadConfig({}), rateLimitRps: 1_000_000, adminPassword: 'bench-admin-password', datapipePollMs: 0, ...overrides };
 }
 
 /** The whole service over a benchmark's database, through the composition root, with the administrator created. */

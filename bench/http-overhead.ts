@@ -1,6 +1,5 @@
 import express from 'express';
-import { loadConfig } from '../src/config';
-import { benchDatabase, benchService, listen, load, ratio } from './harness';
+import { benchConfig, benchDatabase, benchService, listen, load, ratio } from './harness';
 
 /**
  * What the full pipeline costs per request: GET /api/v2/permissions/{id} with a JWT (request id, headers, Prefer
@@ -10,13 +9,7 @@ import { benchDatabase, benchService, listen, load, ratio } from './harness';
 export async function httpOverhead(): Promise<Record<string, unknown>> {
   const store = await benchDatabase();
   try {
-    const config = {
-      ...loadConfig({}),
-      rateLimitRps: 1_000_000,
-      logLevel: 'silent',
-      adminPassword: 'bench-admin-password',
-      datapipePollMs: 0,
-    };
+    const config = benchConfig({ logLevel: 'silent' });
     const { services, app, stop } = await benchService(store, config);
     const ours = await listen(app);
 

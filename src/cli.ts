@@ -15,6 +15,7 @@ import { createLogger, type Logger } from './logger.js';
 import { composeServices } from './main/compose.js';
 import type { Services } from './services/index.js';
 import { ACCOUNTS_USAGE, secretsCommand, UsageError, userCommand } from './cli/accounts.js';
+import { parseCommand } from './cli/args.js';
 
 const USAGE = `usage: gas <command> [options]
 
@@ -117,11 +118,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'secrets':
       return secretsCommand(rest, config, (fn) => withServices(config, log, fn));
     case 'token': {
-      const { positionals, values } = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: { user: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
-      });
+      const { positionals, values } = parseCommand(rest, { strings: ['user', 'name'], flags: ['json'] });
       if (positionals[0] !== 'create' || !values.user) throw new UsageError('gas token create --user <name> [--name <n>] [--json]');
       const token = await withServices(config, log, async (s) => {
         const principal = await s.identity.principalByName(values.user!);
@@ -162,17 +159,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'generate': {
-      const { values } = parseArgs({
-        args: rest,
-        options: {
-          tier: { type: 'string' },
-          users: { type: 'string' },
-          out: { type: 'string' },
-          seed: { type: 'string' },
-          aces: { type: 'string' },
-          'azure-users': { type: 'string' },
-        },
-      });
+      const { values } = parseCommand(rest, { strings: ['tier', 'users', 'out', 'seed', 'aces', 'azure-users'], positionals: false });
       const usage = 'gas generate (--tier S|M|L | --users <n>) --out <dir> [--seed <s>] [--aces <n>] [--azure-users <n>]';
       const tier = values.tier?.toUpperCase();
       if (tier !== undefined && !isTier(tier)) throw new UsageError(usage);

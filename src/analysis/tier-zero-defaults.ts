@@ -86,5 +86,5 @@ export const DEFAULT_TIER_ZERO_SELECTORS: readonly DefaultSelector[] = [
   azRole('Application Administrator', ROLE.applicationAdmin, 'Can add credentials to apps, hence act as Tier Zero service principals.'),
   azRole('Knowledge Administrator', ROLE.knowledgeAdmin, 'Controls non-role-assignable groups.'),
   azRole('Intune Administrator', ROLE.intuneAdmin, 'Runs scripts on managed devices and manages Conditional Access.'),
-  azRole('Security Administrator', ROLE.securityAdmin, 'Live Response on devices and Conditional Access management.'),
+  azRole('Security Administrator', '194AE4CB-B126-40B2-BD5B-6091B380977D', 'Live Response on devices and Conditional Access management.'),
 ];

@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { pruneKeyFile, rotateKeyFile } from '../auth/secret-box.js';
 import type { UserSession } from '../auth/session.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services/index.js';
+import { parseCommand } from './args.js';
 
 /** Thrown for a command line that does not parse; the CLI prints it with exit code 2. */
 export class UsageError extends Error {}
@@ -45,18 +45,7 @@ async function userId(s: Services, name: string | undefined, usage: string): Pro
 }
 
 export async function userCommand(rest: string[], withServices: WithServices): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      role: { type: 'string' },
-      password: { type: 'string' },
-      email: { type: 'string' },
-      expire: { type: 'boolean' },
-      provider: { type: 'string' },
-      unlink: { type: 'boolean' },
-    },
-  });
+  const { positionals, values } = parseCommand(rest, { strings: ['role', 'password', 'email', 'provider'], flags: ['expire', 'unlink'] });
   const [sub, name] = positionals;
   const password = () => {
     const p = values.password ?? process.env.GAS_USER_PASSWORD;
@@ -132,7 +121,7 @@ export async function userCommand(rest: string[], withServices: WithServices): P
 }
 
 export async function secretsCommand(rest: string[], config: Config, withServices: WithServices): Promise<number> {
-  const { positionals, values } = parseArgs({ args: rest, allowPositionals: true, options: { prune: { type: 'boolean' } } });
+  const { positionals, values } = parseCommand(rest, { flags: ['prune'] });
   if (positionals[0] !== 'rotate') throw new UsageError('gas secrets rotate [--prune]');
   // The new key is put first; resealAll then seals every row (plain ones too) with it.
   const result = await withServices(async (s) => {

@@ -123,6 +123,23 @@ export const ACL_KINDS = [
   'OwnsLimitedRights',
 ] as const;
 
+/** The ADCS escalations analysis derives (post-processed, and all traversable). */
+const ADCS_ESC_KINDS = [
+  'ADCSESC1',
+  'ADCSESC3',
+  'ADCSESC4',
+  'ADCSESC6a',
+  'ADCSESC6b',
+  'ADCSESC9a',
+  'ADCSESC9b',
+  'ADCSESC10a',
+  'ADCSESC10b',
+  'ADCSESC13',
+] as const;
+
+/** The abuses of Microsoft Graph app permissions analysis derives (post-processed, and all traversable). */
+const AZ_MG_KINDS = ['AZMGAddMember', 'AZMGAddOwner', 'AZMGAddSecret', 'AZMGGrantAppRoles', 'AZMGGrantRole'] as const;
+
 /** Edges analysis derives; a run deletes and recomputes all of them (ad.PostProcessedRelationships()). */
 export const POST_PROCESSED_KINDS = [
   'DCSync',
@@ -136,16 +153,7 @@ export const POST_PROCESSED_KINDS = [
   'IssuedSignedBy',
   'EnterpriseCAFor',
   'GoldenCert',
-  'ADCSESC1',
-  'ADCSESC3',
-  'ADCSESC4',
-  'ADCSESC6a',
-  'ADCSESC6b',
-  'ADCSESC10a',
-  'ADCSESC10b',
-  'ADCSESC9a',
-  'ADCSESC9b',
-  'ADCSESC13',
+  ...ADCS_ESC_KINDS,
   'EnrollOnBehalfOf',
   'SyncedToEntraUser',
   'Owns',
@@ -167,11 +175,7 @@ export const POST_PROCESSED_KINDS = [
   'AZGlobalAdmin',
   'AZPrivilegedRoleAdmin',
   'AZPrivilegedAuthAdmin',
-  'AZMGAddMember',
-  'AZMGAddOwner',
-  'AZMGAddSecret',
-  'AZMGGrantAppRoles',
-  'AZMGGrantRole',
+  ...AZ_MG_KINDS,
   'SyncedToADUser',
 ] as const;
 
@@ -209,16 +213,7 @@ export const TRAVERSABLE_KINDS: ReadonlySet<string> = new Set([
   'WriteAccountRestrictions',
   'WriteGPLink',
   'GoldenCert',
-  'ADCSESC1',
-  'ADCSESC3',
-  'ADCSESC4',
-  'ADCSESC6a',
-  'ADCSESC6b',
-  'ADCSESC9a',
-  'ADCSESC9b',
-  'ADCSESC10a',
-  'ADCSESC10b',
-  'ADCSESC13',
+  ...ADCS_ESC_KINDS,
   'SyncedToEntraUser',
   'CoerceAndRelayNTLMToSMB',
   'CoerceAndRelayNTLMToADCS',
@@ -273,11 +268,7 @@ export const TRAVERSABLE_KINDS: ReadonlySet<string> = new Set([
   'AZNodeResourceGroup',
   'AZWebsiteContributor',
   'AZLogicAppContributor',
-  'AZMGAddMember',
-  'AZMGAddOwner',
-  'AZMGAddSecret',
-  'AZMGGrantAppRoles',
-  'AZMGGrantRole',
+  ...AZ_MG_KINDS,
   'SyncedToADUser',
 ]);
 

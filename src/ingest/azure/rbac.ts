@@ -119,7 +119,7 @@ export function keyVaultAccessPolicy(d: Obj, out: AzureOut): void {
     if (list(permissions, key).includes('Get')) out.edge(up(str(d, 'objectId')), 'AZBase', up(str(d, 'keyVaultId')), 'AZKeyVault', edge);
 }
 
-/** The converter of every RBAC record kind, by kind, built from the two tables above. */
+/** The converter of every RBAC record kind, by kind: the two tables above, and key vault access policies. */
 export const RBAC_CONVERTERS: Readonly<Record<string, Converter>> = Object.fromEntries([
   ...HOLDER_RESOURCES.flatMap(({ target, idKey, rule, roles }) =>
     roles.map((role) => {

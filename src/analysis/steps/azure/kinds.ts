@@ -29,7 +29,6 @@ export const ROLE = {
   guestInviter: '95e79109-95c0-4d8e-aee3-d01accf2d47b',
   directoryReaders: '88d8e3e3-8f55-4a1e-953a-9b9898b8876b',
   usageSummaryReportsReader: '75934031-6c7e-415a-99d7-48dbd49e875e',
-  securityAdmin: '194ae4cb-b126-40b2-bd5b-6091b380977d',
 } as const;
 
 /** Node kinds. */
