@@ -184,15 +184,23 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
     },
 
     /** Endpoint 13: kept against the running job (if any) and added to its status message. */
-    async logError(s: ClientSession, input: { taskError?: unknown; additional?: unknown }): Promise<void> {
+    async logError(
+      s: ClientSession,
+      input: { taskError?: unknown; additional?: readonly { name: string; value: string }[] | null },
+    ): Promise<void> {
       if (typeof input.taskError !== 'string' || !input.taskError.trim()) throw badRequest('clients', 'task_error is required.');
       if (input.taskError.length > 4000) throw badRequest('clients', 'task_error is longer than 4000 characters.');
-      const additional = input.additional ?? {};
-      if (typeof additional !== 'object' || additional === null || Array.isArray(additional)) {
-        throw badRequest('clients', 'additional must be an object.');
+      const details = input.additional ?? [];
+      if (details.length > 100) throw badRequest('clients', `additional holds ${details.length} details; at most 100 are accepted.`);
+      // No prototype: a detail named __proto__ is kept as a detail.
+      const additional: Record<string, string> = Object.create(null);
+      for (const { name, value } of details) {
+        if (!name || name.length > 200) throw badRequest('clients', 'additional names must be 1 to 200 characters.');
+        if (Object.hasOwn(additional, name)) throw badRequest('clients', `additional names ${name} twice.`);
+        additional[name] = value;
       }
       const job = await jobs.running(s.clientId);
-      await jobs.addError(s.clientId, job?.id ?? null, input.taskError.trim(), additional as Record<string, unknown>);
+      await jobs.addError(s.clientId, job?.id ?? null, input.taskError.trim(), additional);
       if (job) await jobs.appendMessage(job.id, `error: ${input.taskError.trim()}`);
     },
 

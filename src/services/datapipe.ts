@@ -28,6 +28,17 @@ export const JOB_STATUS = {
   partiallyComplete: 8,
 } as const;
 
+export type JobStatusValue = (typeof JOB_STATUS)[keyof typeof JOB_STATUS];
+
+/** An uploaded file's status: BloodHound's job numbers for pending, ingested and failed. */
+export const FILE_STATUS = { pending: JOB_STATUS.ready, ingested: JOB_STATUS.complete, failed: JOB_STATUS.failed } as const;
+
+export type FileStatusValue = (typeof FILE_STATUS)[keyof typeof FILE_STATUS];
+
+/** What the data pipeline is doing (datapipe_state.status). */
+export const DATAPIPE_STATE = { idle: 'idle', ingesting: 'ingesting', analyzing: 'analyzing' } as const;
+export type DatapipeStateValue = (typeof DATAPIPE_STATE)[keyof typeof DATAPIPE_STATE];
+
 /** The upload content types we take (BloodHound's /file-upload/accepted-types answers this list). */
 export const ACCEPTED_UPLOAD_TYPES = [
   'application/json',
