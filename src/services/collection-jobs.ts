@@ -13,6 +13,8 @@ import type { UploadValue } from './staged-file.js';
 import { requireUuid } from './validate.js';
 
 const CONTEXT = 'jobs';
+/** Why a canceled job's upload job ended, in its status and its dropped files' errors. */
+const CANCELED = 'the collection job was canceled';
 
 /** Statuses a client may end a job with, by AzureHound's names and by number. */
 const END_STATUSES: Record<string, number> = {
@@ -114,6 +116,7 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
       const upload = await datapipe.ingestJob(job.ingestJobId!);
       if (upload) await finished(upload, await datapipe.filesOfJob(upload.id));
     }
+    for (const job of await jobs.canceledWithOpenUpload()) await datapipe.cancelUpload(job.ingestJobId!, CANCELED);
   }
 
   return {
@@ -221,14 +224,19 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
       return (await jobs.get(id!))!;
     },
 
-    /** Cancels a job that has not finished (BloodHound's status 3, canceled); 409 for a finished one. */
+    /**
+     * Cancels a job that has not finished (BloodHound's status 3, canceled); 409 for a finished one. A running job's
+     * upload job ends with it: what was ingested stays, queued batches are dropped (datapipe.cancelUpload).
+     */
     async cancel(id: number): Promise<JobModel> {
       if (!(await jobs.cancel(id, clock()))) {
         const job = await jobs.get(id);
         if (!job) throw jobNotFound();
         throw conflict(CONTEXT, 'The job has finished and cannot be canceled.');
       }
-      return (await jobs.get(id))!;
+      const job = (await jobs.get(id))!;
+      if (job.ingestJobId) await datapipe.cancelUpload(job.ingestJobId, CANCELED);
+      return job;
     },
 
     async get(id: number): Promise<JobModel> {
