@@ -13,31 +13,7 @@ import { createFileIngester, isDatabaseAway } from './datapipe-files.js';
 import { paging } from './paging.js';
 import { saveUpload, StagedFile, type UploadValue } from './staged-file.js';
 import { cleanLeftoverUploads } from './upload-cleanup.js';
-
-/** BloodHound's job status numbers. */
-export const JOB_STATUS = {
-  invalid: -1,
-  ready: 0,
-  running: 1,
-  complete: 2,
-  canceled: 3,
-  timedOut: 4,
-  failed: 5,
-  ingesting: 6,
-  analyzing: 7,
-  partiallyComplete: 8,
-} as const;
-
-export type JobStatusValue = (typeof JOB_STATUS)[keyof typeof JOB_STATUS];
-
-/** An uploaded file's status: BloodHound's job numbers for pending, ingested and failed. */
-export const FILE_STATUS = { pending: JOB_STATUS.ready, ingested: JOB_STATUS.complete, failed: JOB_STATUS.failed } as const;
-
-export type FileStatusValue = (typeof FILE_STATUS)[keyof typeof FILE_STATUS];
-
-/** What the data pipeline is doing (datapipe_state.status). */
-export const DATAPIPE_STATE = { idle: 'idle', ingesting: 'ingesting', analyzing: 'analyzing' } as const;
-export type DatapipeStateValue = (typeof DATAPIPE_STATE)[keyof typeof DATAPIPE_STATE];
+import { FILE_STATUS, JOB_STATUS } from './job-status.js';
 
 /** The upload content types we take (BloodHound's /file-upload/accepted-types answers this list). */
 export const ACCEPTED_UPLOAD_TYPES = [

@@ -1,6 +1,6 @@
 import type { Resolvers } from '../../generated/graphql.js';
 import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
-import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/datapipe.js';
+import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
 import { enumResolver } from '../../services/enums.js';
 
 /** Closed sets: GraphQL names, services' values (BloodHound's numbers), one table each (src/services/enums.ts). */

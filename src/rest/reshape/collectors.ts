@@ -4,7 +4,7 @@ import type {
   EventFieldsFragment,
   RefFieldsFragment,
 } from '../../generated/operations.js';
-import { JOB_STATUS } from '../../services/datapipe.js';
+import { JOB_STATUS } from '../../services/job-status.js';
 import { enumValue } from '../../services/enums.js';
 import { FLAG_FIELDS } from '../../services/events.js';
 import { nullInt32, nullInt64, nullString, nullTime, time } from '../shapes.js';

@@ -1,6 +1,6 @@
 import type { RestResponse } from '../route.js';
 import { notFound } from '../../errors.js';
-import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/datapipe.js';
+import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
 import { enumValue } from '../../services/enums.js';
 import { time } from '../shapes.js';
 
