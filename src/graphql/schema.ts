@@ -9,6 +9,7 @@ import { adminResolvers } from './resolvers/admin.js';
 import { collectorsResolvers } from './resolvers/collectors.js';
 import { commonResolvers } from './resolvers/common.js';
 import { entitiesResolvers } from './resolvers/entities.js';
+import { enumResolvers } from './resolvers/enums.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { identityResolvers } from './resolvers/identity.js';
@@ -26,6 +27,7 @@ export function loadTypeDefs(): string[] {
 
 const RESOLVERS: Resolvers[] = [
   commonResolvers,
+  enumResolvers,
   identityResolvers,
   graphResolvers,
   entitiesResolvers,

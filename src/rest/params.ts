@@ -99,6 +99,3 @@ export const field = {
       .nullish()
       .transform((v) => (v as string[] | null | undefined) ?? null),
 };
-
-/** A JSON object body whose fields pass on as they are (the service reads and checks them). */
-export const anyObject = z.record(z.string(), z.unknown());

@@ -13,6 +13,34 @@ const CONTEXT = 'asset-group-tags';
 
 /** Certification states of a member's selector row (BloodHound's newer numbering). */
 export const CERTIFICATION = { pending: 0, revoked: 1, certified: 2, automatic: 3 } as const;
+/** Tag types (BloodHound's numbers). */
+export const TAG_TYPE = { zone: 1, label: 2 } as const;
+/** Certification actions (BloodHound's numbers); a history row's action is the state it set. */
+export const CERTIFICATION_ACTION = { revoke: CERTIFICATION.revoked, certify: CERTIFICATION.certified } as const;
+/** Seed types as stored. BloodHound numbers an object id 1; kinds and rules are ours (its 2 is a Cypher query). */
+export const SEED_TYPE = { objectid: 'objectid', kind: 'kind', rule: 'rule' } as const;
+
+type ValueOf<T> = T[keyof T];
+export type TagType = ValueOf<typeof TAG_TYPE>;
+export type CertificationStatus = ValueOf<typeof CERTIFICATION>;
+export type CertificationAction = ValueOf<typeof CERTIFICATION_ACTION>;
+export type SeedType = ValueOf<typeof SEED_TYPE>;
+
+/** The fields of a tag (create takes type and position too); absent fields keep their values on update. */
+export interface TagInput {
+  type?: TagType | null;
+  name?: string | null;
+  description?: string | null;
+  position?: number | null;
+  requireCertify?: boolean | null;
+}
+
+export interface SelectorInput {
+  name?: string | null;
+  description?: string | null;
+  seeds?: readonly { type: SeedType; value: string }[] | null;
+  autoCertify?: boolean | null;
+}
 
 export interface MemberView {
   id: number;
@@ -26,7 +54,7 @@ export interface MemberView {
 }
 
 export interface CertificationSummary {
-  action: 'certify' | 'revoke';
+  action: CertificationAction;
   changed: number[];
   unchanged: number[];
 }
@@ -49,25 +77,14 @@ const text = (v: unknown, field: string, max: number, required: boolean, mayBeEm
   }
   return v.trim();
 };
-const flag = (v: unknown, field: string): boolean | undefined => {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw badRequest(CONTEXT, `${field} must be true or false.`);
-  return v;
-};
-
-function readSeeds(v: unknown, required: boolean): Seed[] | undefined {
+function readSeeds(v: SelectorInput['seeds'], required: boolean): Seed[] | undefined {
   if (v === undefined || v === null) {
     if (required) throw badRequest(CONTEXT, 'seeds is required: [{type: "objectid" | "kind", value}].');
     return undefined;
   }
-  if (!Array.isArray(v) || v.length === 0 || v.length > 1000) throw badRequest(CONTEXT, 'seeds must be a list of 1 to 1000 seeds.');
-  return v.map((s, i) => {
-    const { type, value } = (s ?? {}) as Record<string, unknown>;
-    // BloodHound numbers seed types; 1 is an object id. Kinds and rules are ours (BloodHound's 2 is a Cypher query;
-    // a rule is what we have in its place, see src/analysis/tier-zero-rules.ts).
-    const t = type === 1 || type === 'objectid' ? 'objectid' : type === 'kind' ? 'kind' : type === 'rule' ? 'rule' : undefined;
-    if (!t) throw badRequest(CONTEXT, `seeds[${i}].type must be "objectid" (or 1), "kind" or "rule".`);
-    if (typeof value !== 'string' || !value.trim() || value.length > (t === 'rule' ? 500 : 200))
+  if (v.length === 0 || v.length > 1000) throw badRequest(CONTEXT, 'seeds must be a list of 1 to 1000 seeds.');
+  return v.map(({ type: t, value }, i) => {
+    if (!value.trim() || value.length > (t === 'rule' ? 500 : 200))
       throw badRequest(CONTEXT, `seeds[${i}].value must be a non-empty string.`);
     if (t === 'rule') {
       try {
@@ -141,16 +158,12 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
     listTags: () => store.listTags(),
     getTag: tag,
 
-    async createTag(s: UserSession, input: Record<string, unknown>): Promise<TagModel> {
-      const type = input.type === 1 || input.type === 'zone' ? 1 : input.type === 2 || input.type === 'label' ? 2 : undefined;
+    async createTag(s: UserSession, input: TagInput): Promise<TagModel> {
+      const type = input.type;
       if (!type) throw badRequest(CONTEXT, 'type must be "zone" (1) or "label" (2).');
       const name = text(input.name, 'name', 250, true)!;
       const position = input.position;
-      if (
-        position !== undefined &&
-        position !== null &&
-        (type !== 1 || typeof position !== 'number' || !Number.isInteger(position) || position < 2)
-      ) {
+      if (position !== undefined && position !== null && (type !== TAG_TYPE.zone || position < 2)) {
         throw badRequest(CONTEXT, 'position is an integer of 2 or more, for zones only (Tier Zero is 1).');
       }
       const id = await store
@@ -158,22 +171,22 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
           type,
           name,
           description: text(input.description, 'description', 2000, false, true) ?? '',
-          position: (position as number | undefined) ?? null,
-          requireCertify: flag(input.requireCertify, 'requireCertify') ?? false,
+          position: position ?? null,
+          requireCertify: input.requireCertify ?? false,
           actor: s.principalName,
         })
         .catch(nameTaken(name));
       return tag(id);
     },
 
-    async updateTag(s: UserSession, id: number, input: Record<string, unknown>): Promise<TagModel> {
+    async updateTag(s: UserSession, id: number, input: Omit<TagInput, 'type' | 'position'>): Promise<TagModel> {
       await tag(id);
       const name = text(input.name, 'name', 250, false);
       await store
         .updateTag(id, {
           name,
           description: text(input.description, 'description', 2000, false, true),
-          requireCertify: flag(input.requireCertify, 'requireCertify'),
+          requireCertify: input.requireCertify ?? undefined,
           actor: s.principalName,
         })
         .catch(nameTaken(name ?? ''));
@@ -191,14 +204,14 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
       return store.listSelectors(tagId);
     },
 
-    async createSelector(s: UserSession, tagId: number, input: Record<string, unknown>): Promise<SelectorModel> {
+    async createSelector(s: UserSession, tagId: number, input: SelectorInput): Promise<SelectorModel> {
       await tag(tagId);
       const id = await store.createSelector({
         tagId,
         name: text(input.name, 'name', 250, true)!,
         description: text(input.description, 'description', 2000, false, true) ?? '',
         seeds: readSeeds(input.seeds, true)!,
-        autoCertify: flag(input.autoCertify, 'autoCertify') ?? false,
+        autoCertify: input.autoCertify ?? false,
         actor: s.principalName,
       });
       const created = (await store.getSelector(id))!;
@@ -206,7 +219,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
       return (await store.getSelector(id))!;
     },
 
-    async updateSelector(s: UserSession, tagId: number, id: number, input: Record<string, unknown>): Promise<SelectorModel> {
+    async updateSelector(s: UserSession, tagId: number, id: number, input: SelectorInput): Promise<SelectorModel> {
       const current = await selector(tagId, id);
       const seeds = readSeeds(input.seeds, false);
       if (current.isDefault && seeds) throw conflict(CONTEXT, 'The seeds of a default selector cannot be changed.');
@@ -214,7 +227,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
         name: text(input.name, 'name', 250, false),
         description: text(input.description, 'description', 2000, false, true),
         seeds,
-        autoCertify: flag(input.autoCertify, 'autoCertify'),
+        autoCertify: input.autoCertify ?? undefined,
         actor: s.principalName,
       });
       await refresh((await store.getSelector(id))!);
@@ -259,29 +272,22 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
     },
 
     /**
-     * Endpoint 5: certifies (action 2 / "certify", the default) or revokes (1 / "revoke") zone members, all or
+     * Endpoint 5: certifies (action 2, the default) or revokes (1) zone members, all or
      * nothing. Per node only its highest-priority zone selector row takes the action (lower rows return to
      * pending); automatic certifications are left alone. Every change is kept with who, when and the note.
      */
-    async certify(s: UserSession, input: { memberIds?: unknown; note?: unknown; action?: unknown }): Promise<CertificationSummary> {
+    async certify(
+      s: UserSession,
+      input: { memberIds?: readonly number[] | null; note?: string | null; action?: CertificationAction | null },
+    ): Promise<CertificationSummary> {
       const ids = input.memberIds;
-      if (!Array.isArray(ids) || ids.length === 0) throw badRequest(CONTEXT, 'member_ids must be a non-empty list of member ids.');
+      if (!ids?.length) throw badRequest(CONTEXT, 'member_ids must be a non-empty list of member ids.');
       if (ids.length > 10_000) throw badRequest(CONTEXT, `member_ids holds ${ids.length} items; at most 10000 are accepted.`);
-      if (!ids.every((i) => Number.isSafeInteger(i) && i > 0)) throw badRequest(CONTEXT, 'member_ids must hold positive integers only.');
-      const action = input.action;
-      const act =
-        action === undefined || action === null || action === 2 || action === 'certify'
-          ? 'certify'
-          : action === 1 || action === 'revoke'
-            ? 'revoke'
-            : undefined;
-      if (!act) throw badRequest(CONTEXT, 'action must be 2 or "certify" (the default), or 1 or "revoke".');
-      if (input.note !== undefined && input.note !== null && (typeof input.note !== 'string' || input.note.length > 4000)) {
-        throw badRequest(CONTEXT, 'note must be a string of at most 4000 characters.');
-      }
-      const note = typeof input.note === 'string' ? input.note : '';
-      const target = act === 'certify' ? CERTIFICATION.certified : CERTIFICATION.revoked;
-      const unique = [...new Set(ids as number[])];
+      if (!ids.every((i) => i > 0)) throw badRequest(CONTEXT, 'member_ids must hold positive integers only.');
+      if (input.note != null && input.note.length > 4000) throw badRequest(CONTEXT, 'note must be a string of at most 4000 characters.');
+      const note = input.note ?? '';
+      const target = input.action ?? CERTIFICATION_ACTION.certify;
+      const unique = [...new Set(ids)];
       return deps.tx(async (q) => {
         const tx = deps.bind(q);
         const rows = await tx.selectorRowsOfNodes(unique);
@@ -313,7 +319,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
           }
           changed.push(nodeId);
         }
-        return { action: act, changed, unchanged };
+        return { action: target, changed, unchanged };
       });
     },
   };

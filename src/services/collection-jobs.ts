@@ -6,13 +6,16 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import type { FileResult } from '../ingest/ingest-stream.js';
 import type { Logger } from '../logger.js';
 import { clientNotFound } from './clients.js';
-import { JOB_STATUS, type DatapipeService } from './datapipe.js';
+import type { DatapipeService } from './datapipe.js';
+import { JOB_STATUS } from './job-status.js';
 import { readFlags, readObjectIds } from './events.js';
 import { paging } from './paging.js';
 import type { UploadValue } from './staged-file.js';
 import { requireUuid } from './validate.js';
 
 const CONTEXT = 'jobs';
+/** Why a canceled job's upload job ended, in its status and its dropped files' errors. */
+const CANCELED = 'the collection job was canceled';
 
 /** Statuses a client may end a job with, by AzureHound's names and by number. */
 const END_STATUSES: Record<string, number> = {
@@ -114,6 +117,7 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
       const upload = await datapipe.ingestJob(job.ingestJobId!);
       if (upload) await finished(upload, await datapipe.filesOfJob(upload.id));
     }
+    for (const job of await jobs.canceledWithOpenUpload()) await datapipe.cancelUpload(job.ingestJobId!, CANCELED);
   }
 
   return {
@@ -184,15 +188,23 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
     },
 
     /** Endpoint 13: kept against the running job (if any) and added to its status message. */
-    async logError(s: ClientSession, input: { taskError?: unknown; additional?: unknown }): Promise<void> {
+    async logError(
+      s: ClientSession,
+      input: { taskError?: unknown; additional?: readonly { name: string; value: string }[] | null },
+    ): Promise<void> {
       if (typeof input.taskError !== 'string' || !input.taskError.trim()) throw badRequest('clients', 'task_error is required.');
       if (input.taskError.length > 4000) throw badRequest('clients', 'task_error is longer than 4000 characters.');
-      const additional = input.additional ?? {};
-      if (typeof additional !== 'object' || additional === null || Array.isArray(additional)) {
-        throw badRequest('clients', 'additional must be an object.');
+      const details = input.additional ?? [];
+      if (details.length > 100) throw badRequest('clients', `additional holds ${details.length} details; at most 100 are accepted.`);
+      // No prototype: a detail named __proto__ is kept as a detail.
+      const additional: Record<string, string> = Object.create(null);
+      for (const { name, value } of details) {
+        if (!name || name.length > 200) throw badRequest('clients', 'additional names must be 1 to 200 characters.');
+        if (Object.hasOwn(additional, name)) throw badRequest('clients', `additional names ${name} twice.`);
+        additional[name] = value;
       }
       const job = await jobs.running(s.clientId);
-      await jobs.addError(s.clientId, job?.id ?? null, input.taskError.trim(), additional as Record<string, unknown>);
+      await jobs.addError(s.clientId, job?.id ?? null, input.taskError.trim(), additional);
       if (job) await jobs.appendMessage(job.id, `error: ${input.taskError.trim()}`);
     },
 
@@ -213,14 +225,19 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
       return (await jobs.get(id!))!;
     },
 
-    /** Cancels a job that has not finished (BloodHound's status 3, canceled); 409 for a finished one. */
+    /**
+     * Cancels a job that has not finished (BloodHound's status 3, canceled); 409 for a finished one. A running job's
+     * upload job ends with it: what was ingested stays, queued batches are dropped (datapipe.cancelUpload).
+     */
     async cancel(id: number): Promise<JobModel> {
       if (!(await jobs.cancel(id, clock()))) {
         const job = await jobs.get(id);
         if (!job) throw jobNotFound();
         throw conflict(CONTEXT, 'The job has finished and cannot be canceled.');
       }
-      return (await jobs.get(id))!;
+      const job = (await jobs.get(id))!;
+      if (job.ingestJobId) await datapipe.cancelUpload(job.ingestJobId, CANCELED);
+      return job;
     },
 
     async get(id: number): Promise<JobModel> {

@@ -14,20 +14,7 @@ import { createFileIngester, isDatabaseAway } from './datapipe-files.js';
 import { paging } from './paging.js';
 import { saveUpload, StagedFile, type UploadValue } from './staged-file.js';
 import { cleanLeftoverUploads } from './upload-cleanup.js';
-
-/** BloodHound's job status numbers. */
-export const JOB_STATUS = {
-  invalid: -1,
-  ready: 0,
-  running: 1,
-  complete: 2,
-  canceled: 3,
-  timedOut: 4,
-  failed: 5,
-  ingesting: 6,
-  analyzing: 7,
-  partiallyComplete: 8,
-} as const;
+import { FILE_STATUS, JOB_STATUS } from './job-status.js';
 
 /** The upload content types we take (BloodHound's /file-upload/accepted-types answers this list). */
 export const ACCEPTED_UPLOAD_TYPES = [
@@ -119,10 +106,13 @@ export function createDatapipeService(deps: DatapipeDeps) {
 
   const ingestFile = createFileIngester({ store, graph: deps.graph, log });
 
-  /** Ingests the job's files that have not been ingested yet, each in its own transaction. */
+  /**
+   * Ingests the job's files that have not been ingested yet, each in its own transaction. A file dropped meanwhile
+   * (its collection job was canceled) is skipped.
+   */
   async function ingestPendingFiles(job: IngestJobModel): Promise<void> {
-    const files = (await store.filesOf(job.id)).filter((f) => f.status === 0);
-    for (const f of files) await ingestFile(job, f);
+    const files = (await store.filesOf(job.id)).filter((f) => f.status === FILE_STATUS.pending);
+    for (const f of files) if (await store.isPending(f.id)) await ingestFile(job, f);
   }
 
   async function ingestJob(job: IngestJobModel): Promise<void> {
@@ -335,6 +325,24 @@ export function createDatapipeService(deps: DatapipeDeps) {
       if (job.status !== JOB_STATUS.running) throw badRequest(CONTEXT, `Upload job ${jobId} has already ended.`);
       fs.rmSync(path.join(deps.uploadsDir, String(jobId)), { recursive: true, force: true });
       return (await store.setJobStatus(jobId, JOB_STATUS.canceled, message, true))!;
+    },
+
+    /**
+     * Ends a running upload job whose collection job was canceled. What is in the graph stays: each file (each part
+     * of a zip) commits on its own, and a file being ingested at this moment is let finish, so no file is left half
+     * written. Files still queued are dropped (failed, saying why) and removed from disk. When the job received
+     * files, analysis is requested so derived edges follow what went in. Undefined when the job had already ended.
+     */
+    async cancelUpload(jobId: number, reason: string): Promise<IngestJobModel | undefined> {
+      const dropped = await store.cancelRunning(jobId, `canceled: ${reason}`, `not ingested: ${reason}`);
+      if (!dropped) return undefined;
+      for (const p of dropped) fs.rmSync(p, { force: true });
+      const job = await store.countFailed(jobId);
+      if (job.totalFiles > 0) {
+        await store.requestAnalysis(`upload job ${jobId} (canceled)`);
+        void kick();
+      }
+      return job;
     },
 
     /** Ends a job: its files are ingested, then analysis runs. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createDatapipeStore } from '../../src/db/stores/datapipe-store';
 import { ingestPath } from '../../src/ingest/ingest-path';
 import { cleanLeftoverUploads } from '../../src/services/upload-cleanup';
-import { JOB_STATUS } from '../../src/services/datapipe';
+import { JOB_STATUS } from '../../src/services/job-status';
 import { useTestApp } from '../helpers/app';
 import { createClient } from '../helpers/collectors';
 import { testLog } from '../helpers/db';

@@ -190,7 +190,7 @@ describe('a whole collector run', () => {
             totalCount: 1,
             jobs: [
               {
-                status: 8,
+                status: 'PARTIALLY_COMPLETE',
                 eventId: event.id,
                 errors: [
                   {

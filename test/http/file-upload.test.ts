@@ -163,8 +163,8 @@ describe('file upload jobs', () => {
           contentType: 'application/json',
         },
       );
-    expect(res.body).toEqual({ data: { uploadFile: { fileName: 'gql-groups.json', status: 0 } } });
-    expect((await gql(`mutation { endUpload(jobId: ${job}) { status } }`)).body.data.endUpload.status).toBe(6);
+    expect(res.body).toEqual({ data: { uploadFile: { fileName: 'gql-groups.json', status: 'PENDING' } } });
+    expect((await gql(`mutation { endUpload(jobId: ${job}) { status } }`)).body.data.endUpload.status).toBe('INGESTING');
     await t.services.datapipe.drain();
     expect(await count(t, 'S-1-5-21-1-1-1-999')).toBe(1);
     // A JSON value can never stand in for a file.

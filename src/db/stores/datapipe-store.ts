@@ -96,6 +96,19 @@ insert into ingest_file_parts (file_id, part, result) values ($1, $2, $3) on con
 select result from ingest_file_parts where file_id = $1 order by created_at, part`,
   pendingPaths: /* SQL */ `-- datapipe.pendingPaths
 select f.path from ingest_files f join ingest_jobs j on j.id = f.job_id where f.status = 0 and j.status in (1, 6)`,
+  // Ends a running job at once (its collection job was canceled) and drops its files still queued, in one
+  // statement: nothing is dropped unless the job was running. Files already ingested keep their status.
+  cancelRunning: /* SQL */ `-- datapipe.cancelRunning
+with ended as (
+  update ingest_jobs set status = 3, status_message = $2, end_time = now(), updated_at = now()
+  where id = $1 and status = 1 returning id
+), dropped as (
+  update ingest_files f set status = 5, error = f.original_name || ': ' || $3, updated_at = now()
+  from ended where f.job_id = ended.id and f.status = 0 returning f.path
+)
+select coalesce((select array_agg(path) from dropped), '{}') as paths from ended`,
+  isPending: /* SQL */ `-- datapipe.isPending
+select status = 0 as pending from ingest_files where id = $1`,
   fileDone: /* SQL */ `-- datapipe.fileDone
 update ingest_files set status = $2, error = $3, result = $4, updated_at = now() where id = $1`,
   countFailed: /* SQL */ `-- datapipe.countFailed
@@ -179,6 +192,14 @@ export function createDatapipeStore(db: Queryable) {
     /** Paths of uploaded files still waiting for ingest (start-up cleanup keeps these). */
     async pendingPaths(): Promise<string[]> {
       return (await db.query<{ path: string }>(SQL.pendingPaths)).map((r) => r.path);
+    },
+    /** Ends a running job and drops its queued files (see the SQL); the dropped files' paths, or null if it had ended. */
+    async cancelRunning(jobId: number, message: string, fileError: string): Promise<string[] | null> {
+      return (await db.query<{ paths: string[] }>(SQL.cancelRunning, [jobId, message, fileError]))[0]?.paths ?? null;
+    },
+    /** Whether a file still waits for ingest (a canceled job's queued files do not). */
+    async isPending(fileId: number): Promise<boolean> {
+      return (await db.query<{ pending: boolean }>(SQL.isPending, [fileId]))[0]?.pending ?? false;
     },
     async fileDone(id: number, status: number, error: string | null, result: unknown): Promise<void> {
       await db.execute(SQL.fileDone, [id, status, error, result === null ? null : JSON.stringify(result)]);

@@ -106,6 +106,9 @@ select exists (select 1 from collection_jobs where event_id = $1 and status = 0 
 // away) and is redone.
 const STRANDED = /* SQL */ `-- jobs.stranded
 select ${COLUMNS} from ${FROM} where j.status = 6 and ij.status in (2, 3, 4, 5, 8) order by j.id limit 50`;
+// Canceled jobs whose upload job is still open (the process stopped between the two steps of a cancel).
+const CANCELED_OPEN = /* SQL */ `-- jobs.canceledWithOpenUpload
+select ${COLUMNS} from ${FROM} where j.status = 3 and ij.status = 1 order by j.id limit 50`;
 const BY_INGEST_JOB = /* SQL */ `-- jobs.byIngestJob
 select ${COLUMNS} from ${FROM} where j.ingest_job_id = $1`;
 const START = /* SQL */ `-- jobs.start
@@ -198,6 +201,7 @@ export function createJobsStore(db: Queryable) {
       return (await db.query<{ waiting: boolean }>(WAITING_FOR_EVENT, [eventId]))[0]!.waiting;
     },
     stranded: () => db.query<JobModel>(STRANDED),
+    canceledWithOpenUpload: () => db.query<JobModel>(CANCELED_OPEN),
     async byIngestJob(ingestJobId: number): Promise<JobModel | undefined> {
       return (await db.query<JobModel>(BY_INGEST_JOB, [ingestJobId]))[0];
     },

@@ -1,8 +1,6 @@
 import type { AutoProvisionInput, Resolvers } from '../../generated/graphql.js';
 import { userOf } from './identity.js';
 
-const json = (v: unknown) => (v ?? {}) as Record<string, unknown>;
-
 /** The SAML provider arguments of create and update, in the service's (BloodHound's) spelling. */
 function samlInput(a: {
   name?: string | null;
@@ -53,15 +51,14 @@ export const adminResolvers: Resolvers = {
       await ctx.services.customNodes.delete(kindName);
       return true;
     },
-    createAssetGroupTag: (_, { input }, ctx) => ctx.services.assetGroups.createTag(userOf(ctx), json(input)),
-    updateAssetGroupTag: (_, { id, input }, ctx) => ctx.services.assetGroups.updateTag(userOf(ctx), id, json(input)),
+    createAssetGroupTag: (_, { input }, ctx) => ctx.services.assetGroups.createTag(userOf(ctx), input),
+    updateAssetGroupTag: (_, { id, input }, ctx) => ctx.services.assetGroups.updateTag(userOf(ctx), id, input),
     deleteAssetGroupTag: async (_, { id }, ctx) => {
       await ctx.services.assetGroups.deleteTag(id);
       return true;
     },
-    createAssetGroupSelector: (_, { tagId, input }, ctx) => ctx.services.assetGroups.createSelector(userOf(ctx), tagId, json(input)),
-    updateAssetGroupSelector: (_, { tagId, id, input }, ctx) =>
-      ctx.services.assetGroups.updateSelector(userOf(ctx), tagId, id, json(input)),
+    createAssetGroupSelector: (_, { tagId, input }, ctx) => ctx.services.assetGroups.createSelector(userOf(ctx), tagId, input),
+    updateAssetGroupSelector: (_, { tagId, id, input }, ctx) => ctx.services.assetGroups.updateSelector(userOf(ctx), tagId, id, input),
     deleteAssetGroupSelector: async (_, { tagId, id }, ctx) => {
       await ctx.services.assetGroups.deleteSelector(tagId, id);
       return true;

@@ -1,3 +1,5 @@
+import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
+import { enumValue } from '../../services/enums.js';
 import { nullInt32, nullString, nullTime } from '../shapes.js';
 import type {
   CustomNodeKindFieldsFragment,
@@ -9,7 +11,10 @@ import type {
   TagFieldsFragment,
 } from '../../generated/operations.js';
 
-/** GraphQL results (camelCase) → the API document's SAML provider, SSO provider, custom kind and zone shapes. */
+/**
+ * GraphQL results (camelCase) → the API document's SAML provider, SSO provider, custom kind and zone shapes. Enum
+ * names become BloodHound's numbers (tag type, certification state and action) and stored seed types.
+ */
 
 export const samlProvider = (p: SamlProviderFieldsFragment) => ({
   id: p.id,
@@ -52,7 +57,7 @@ export const customNodeKind = (k: CustomNodeKindFieldsFragment) => ({ id: k.id, 
 
 export const tag = (t: TagFieldsFragment) => ({
   id: t.id,
-  type: t.type,
+  type: enumValue(TAG_TYPE, t.type),
   name: t.name,
   description: t.description,
   position: nullInt32(t.position),
@@ -69,7 +74,7 @@ export const selector = (s: SelectorFieldsFragment) => ({
   asset_group_tag_id: s.tagId,
   name: s.name,
   description: s.description,
-  seeds: s.seeds,
+  seeds: s.seeds.map((x) => ({ type: enumValue(SEED_TYPE, x.type), value: x.value })),
   auto_certify: s.autoCertify,
   is_default: s.isDefault,
   member_count: s.memberCount,
@@ -86,7 +91,7 @@ export const member = (m: MemberFieldsFragment) => ({
   primary_kind: m.primaryKind,
   kinds: m.kinds,
   asset_group_tag_id: m.tagId,
-  certified: m.certified,
+  certified: enumValue(CERTIFICATION, m.certified),
   certified_by: nullString(m.certifiedBy),
 });
 
@@ -95,8 +100,8 @@ export const certification = (c: GetAssetGroupMemberQuery['assetGroupMember']['h
   member_id: c.nodeId,
   selector_id: nullInt32(c.selectorId),
   asset_group_tag_id: nullInt32(c.tagId),
-  action: c.action,
-  previous: c.previous,
+  action: enumValue(CERTIFICATION_ACTION, c.action),
+  previous: enumValue(CERTIFICATION, c.previous),
   note: c.note,
   actor: c.actor,
   created_at: c.createdAt,

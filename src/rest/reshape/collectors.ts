@@ -4,6 +4,8 @@ import type {
   EventFieldsFragment,
   RefFieldsFragment,
 } from '../../generated/operations.js';
+import { JOB_STATUS } from '../../services/job-status.js';
+import { enumValue } from '../../services/enums.js';
 import { FLAG_FIELDS } from '../../services/events.js';
 import { nullInt32, nullInt64, nullString, nullTime, time } from '../shapes.js';
 import { token } from './identity.js';
@@ -87,7 +89,7 @@ export const job = (j: JobShown) => ({
   execution_time: j.executionTime,
   start_time: time(j.startTime),
   end_time: time(j.endTime),
-  status: j.status,
+  status: enumValue(JOB_STATUS, j.status),
   status_message: j.statusMessage,
   ...flags(j),
   domain_controller: j.domainController ?? '',
@@ -96,7 +98,7 @@ export const job = (j: JobShown) => ({
   domain_results: j.domainResults.map(domainResult),
 });
 
-/** No job: Go's zero value, whose status -1 reads "invalid". */
+/** No job: Go's zero value, whose status (-1) reads "invalid". */
 const noJob = () =>
   job({
     id: 0,
@@ -104,7 +106,7 @@ const noJob = () =>
     clientName: '',
     eventId: null,
     executionTime: time(null),
-    status: -1,
+    status: 'INVALID',
     statusMessage: '',
     domainController: null,
     ous: [],
@@ -121,7 +123,7 @@ export const endedJob = (j: CollectionJobFieldsFragment) => ({
   client_id: j.clientId,
   client_name: j.clientName,
   event_id: nullInt32(j.eventId),
-  status: j.status,
+  status: enumValue(JOB_STATUS, j.status),
   statusMessage: j.statusMessage,
   execution_time: j.executionTime,
   start_time: time(j.startTime),

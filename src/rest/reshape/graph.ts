@@ -1,5 +1,7 @@
 import type { RestResponse } from '../route.js';
 import { notFound } from '../../errors.js';
+import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
+import { enumValue } from '../../services/enums.js';
 import { time } from '../shapes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -63,7 +65,7 @@ export const job = (j: JobFieldsFragment) => ({
   id: j.id,
   user_id: j.userId,
   client_id: j.clientId,
-  status: j.status,
+  status: enumValue(JOB_STATUS, j.status),
   status_message: j.statusMessage,
   start_time: j.startTime,
   end_time: time(j.endTime),
@@ -73,7 +75,7 @@ export const job = (j: JobFieldsFragment) => ({
 });
 
 export const datapipe = (s: DatapipeStatusQuery['datapipeStatus']) => ({
-  status: s.status,
+  status: enumValue(DATAPIPE_STATE, s.status),
   analysis_requested: s.analysisRequested,
   updated_at: s.updatedAt,
   last_complete_analysis_at: time(s.lastCompleteAnalysisAt),
@@ -85,7 +87,7 @@ export const file = (f: UploadJobFilesQuery['uploadJob']['files'][number]) => ({
   file_name: f.fileName,
   content_type: f.contentType,
   size_bytes: f.sizeBytes,
-  status: f.status,
+  status: enumValue(FILE_STATUS, f.status),
   errors: f.error ? [f.error] : [],
   result: f.result,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { anyObject, intText, parse, query } from '../params.js';
+import type { SeedType } from '../../generated/operations.js';
+import { intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
 import { data, noContent, route, type FormFields, type RestRequest } from '../route.js';
 import { configRoutes } from './config.js';
@@ -42,9 +43,61 @@ function samlForm(fields: FormFields, partial = false) {
   };
 }
 
-/** A REST body's snake_case field names as the schema spells them (require_certify → requireCertify). */
-const camelKeys = (o: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+/** A kind's display config; the icon's fields are checked by the service, which names the one that is wrong. */
+const iconConfig = z.object(
+  {
+    icon: z.object(
+      { type: z.string().nullish(), name: z.string().nullish(), color: z.string().nullish() },
+      { error: 'must be an object.' },
+    ),
+  },
+  { error: 'must be an object with an icon.' },
+);
+
+/** BloodHound's spellings of the closed sets REST takes (a number or a lower-case name) → the GraphQL enum. */
+const spelled = <N extends string>(spellings: Record<string, N>, error: string) => {
+  const names = new Map(Object.entries(spellings));
+  return z.union([z.number(), z.string()], { error }).transform((v, ctx) => {
+    const name = names.get(String(v));
+    if (!name) ctx.addIssue({ code: 'custom', message: error });
+    return name ?? z.NEVER;
+  });
+};
+const tagType = spelled({ 1: 'ZONE', zone: 'ZONE', 2: 'LABEL', label: 'LABEL' }, 'must be "zone" (1) or "label" (2).');
+const certifyAction = spelled(
+  { 2: 'CERTIFY', certify: 'CERTIFY', 1: 'REVOKE', revoke: 'REVOKE' },
+  'must be 2 or "certify" (the default), or 1 or "revoke".',
+);
+const SEED_TYPES = new Map<string, SeedType>([
+  ['1', 'OBJECTID'],
+  ['objectid', 'OBJECTID'],
+  ['kind', 'KIND'],
+  ['rule', 'RULE'],
+]);
+
+/** The fields of a tag both create and update take; the values are checked by the service. */
+const tagFields = { name: z.string().nullish(), description: z.string().nullish(), require_certify: z.boolean().nullish() };
+const tagUpdate = (b: z.output<z.ZodObject<typeof tagFields>>) => ({
+  name: b.name,
+  description: b.description,
+  requireCertify: b.require_certify,
+});
+
+/** A selector body; a seed type BloodHound does not spell is named with its index, as the service names values. */
+const selectorBody = z.object({
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  seeds: z.array(z.object({ type: z.union([z.number(), z.string()]).nullish(), value: z.string() })).nullish(),
+  auto_certify: z.boolean().nullish(),
+});
+function selectorInput(b: z.output<typeof selectorBody>) {
+  const seeds = b.seeds?.map((seed, i) => {
+    const type = SEED_TYPES.get(String(seed.type));
+    if (!type) throw badRequest('asset-group-tags', `seeds[${i}].type must be "objectid" (or 1), "kind" or "rule".`);
+    return { type, value: seed.value };
+  });
+  return { name: b.name, description: b.description, seeds, autoCertify: b.auto_certify };
+}
 
 const id = intText(1);
 const tagParams = z.object({ tag_id: id });
@@ -133,14 +186,14 @@ export const adminRoutes = [
   }),
   route('POST', '/api/v2/custom-nodes', 'custom-nodes', 'CreateCustomNodeKinds', {
     body: 'json',
-    input: { body: z.object({ custom_types: z.record(z.string(), z.unknown(), { error: 'must be an object of kind name → {icon}.' }) }) },
+    input: { body: z.object({ custom_types: z.record(z.string(), iconConfig, { error: 'must be an object of kind name → {icon}.' }) }) },
     variables: ({ body }) => ({ kinds: Object.entries(body.custom_types).map(([kindName, config]) => ({ kindName, config })) }),
     reshape: ({ createCustomNodeKinds }) => ({ status: 201, body: { data: createCustomNodeKinds.map(shape.customNodeKind) } }),
   }),
   // 4: the kind object itself, not wrapped in data
   route('PUT', '/api/v2/custom-nodes/:kind_name', 'custom-nodes', 'UpdateCustomNodeKind', {
     body: 'json',
-    input: { params: kindParams, body: z.object({ config: z.unknown().refine((v) => v != null, 'must be an object with an icon.') }) },
+    input: { params: kindParams, body: z.object({ config: iconConfig }) },
     variables: ({ params, body }) => ({ kindName: params.kind_name, config: body.config }),
     reshape: ({ updateCustomNodeKind }) => ({ body: shape.customNodeKind(updateCustomNodeKind) }),
   }),
@@ -154,17 +207,27 @@ export const adminRoutes = [
   // 5
   route('POST', '/api/v2/asset-group-tags/certifications', 'asset-group-tags', 'CertifyMembers', {
     body: 'json',
-    input: { body: z.object({ member_ids: z.unknown().optional(), note: z.string().nullish(), action: z.unknown().optional() }) },
+    input: {
+      body: z.object({
+        member_ids: z
+          .array(z.unknown())
+          .refine((ids) => ids.every((i) => Number.isSafeInteger(i)), 'must hold positive integers only.')
+          .transform((ids) => ids as number[])
+          .nullish(),
+        note: z.string().nullish(),
+        action: certifyAction.nullish(),
+      }),
+    },
     variables: ({ body }) => ({ memberIds: body.member_ids ?? null, note: body.note ?? null, action: body.action ?? null }),
-    reshape: ({ certifyMembers }) => data(certifyMembers),
+    reshape: ({ certifyMembers: c }) => data({ ...c, action: c.action.toLowerCase() }),
   }),
   route('GET', '/api/v2/asset-group-tags', 'asset-group-tags', 'ListAssetGroupTags', {
     reshape: ({ assetGroupTags }) => data({ tags: assetGroupTags.map(shape.tag) }),
   }),
   route('POST', '/api/v2/asset-group-tags', 'asset-group-tags', 'CreateAssetGroupTag', {
     body: 'json',
-    input: { body: anyObject },
-    variables: ({ body }) => ({ input: camelKeys(body) }),
+    input: { body: z.object({ type: tagType.nullish(), position: z.number().nullish(), ...tagFields }) },
+    variables: ({ body }) => ({ input: { type: body.type, position: body.position, ...tagUpdate(body) } }),
     reshape: ({ createAssetGroupTag }) => ({ status: 201, body: { data: shape.tag(createAssetGroupTag) } }),
   }),
   route('GET', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'GetAssetGroupTag', {
@@ -174,8 +237,8 @@ export const adminRoutes = [
   }),
   route('PATCH', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'UpdateAssetGroupTag', {
     body: 'json',
-    input: { params: tagParams, body: anyObject },
-    variables: ({ params, body }) => ({ id: params.tag_id, input: camelKeys(body) }),
+    input: { params: tagParams, body: z.object(tagFields) },
+    variables: ({ params, body }) => ({ id: params.tag_id, input: tagUpdate(body) }),
     reshape: ({ updateAssetGroupTag }) => data(shape.tag(updateAssetGroupTag)),
   }),
   route('DELETE', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'DeleteAssetGroupTag', {
@@ -190,14 +253,14 @@ export const adminRoutes = [
   }),
   route('POST', '/api/v2/asset-group-tags/:tag_id/selectors', 'asset-group-tags', 'CreateAssetGroupSelector', {
     body: 'json',
-    input: { params: tagParams, body: anyObject },
-    variables: ({ params, body }) => ({ tagId: params.tag_id, input: camelKeys(body) }),
+    input: { params: tagParams, body: selectorBody },
+    variables: ({ params, body }) => ({ tagId: params.tag_id, input: selectorInput(body) }),
     reshape: ({ createAssetGroupSelector }) => ({ status: 201, body: { data: shape.selector(createAssetGroupSelector) } }),
   }),
   route('PATCH', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id', 'asset-group-tags', 'UpdateAssetGroupSelector', {
     body: 'json',
-    input: { params: selectorParams, body: anyObject },
-    variables: ({ params, body }) => ({ tagId: params.tag_id, id: params.selector_id, input: camelKeys(body) }),
+    input: { params: selectorParams, body: selectorBody },
+    variables: ({ params, body }) => ({ tagId: params.tag_id, id: params.selector_id, input: selectorInput(body) }),
     reshape: ({ updateAssetGroupSelector }) => data(shape.selector(updateAssetGroupSelector)),
   }),
   route('DELETE', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id', 'asset-group-tags', 'DeleteAssetGroupSelector', {

@@ -60,8 +60,16 @@ export const collectorRoutes = [
   // 13
   route('POST', '/api/v2/clients/error', 'clients', 'LogClientError', {
     body: 'json',
-    input: { body: z.object({ task_error: z.string(), additional: z.unknown().optional() }) },
-    variables: ({ body }) => ({ taskError: body.task_error, additional: body.additional ?? null }),
+    input: {
+      body: z.object({ task_error: z.string(), additional: z.record(z.string(), z.unknown(), { error: 'must be an object.' }).nullish() }),
+    },
+    variables: ({ body }) => ({
+      taskError: body.task_error,
+      additional: Object.entries(body.additional ?? {}).map(([name, v]) => ({
+        name,
+        value: typeof v === 'string' ? v : JSON.stringify(v),
+      })),
+    }),
     reshape: noContent,
   }),
   route('GET', '/api/v2/jobs/available', 'jobs', 'AvailableJobs', { reshape: ({ availableJobs }) => data(availableJobs.map(shape.job)) }),
