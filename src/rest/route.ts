@@ -50,11 +50,29 @@ export interface RouteInput<P, Q, B> {
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+/** What a schema gives, or nothing (`unknown`) where the route declares none. */
+type Given<S> = S extends z.ZodType ? z.output<S> : unknown;
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a route declares besides method, path, context and operation. */
-export interface RouteSpec<PS, QS, BS, N extends OperationName> {
+export type RouteSpec<PS, QS, BS, N extends OperationName> = RouteOptions<PS, QS, BS, N> & VariablesSpec<PS, QS, BS, N>;
+
+type MapVariables<PS, QS, BS, N extends OperationName> = (input: RouteInput<Out<PS>, Out<QS>, Out<BS>>, req: RestRequest) => Variables<N>;
+
+/**
+ * `variables` may be left out when the route has no path or query schema (the operation then runs without
+ * variables), or when those schemas already give the operation's variables under GraphQL's names, e.g.
+ * `z.object({ job_id: intText(1) }).transform((p) => ({ id: p.job_id }))`: the operation then takes the parsed
+ * path and query parameters as they are. Otherwise the route must map them.
+ */
+type VariablesSpec<PS, QS, BS, N extends OperationName> = [PS, QS] extends [undefined, undefined]
+  ? { variables?: MapVariables<PS, QS, BS, N> }
+  : Given<PS> & Given<QS> extends Variables<N>
+    ? { variables?: MapVariables<PS, QS, BS, N> }
+    : { variables: MapVariables<PS, QS, BS, N> };
+
+interface RouteOptions<PS, QS, BS, N extends OperationName> {
   /** How the body is read (default: none). */
   body?: BodyKind;
   /** Schemas of the path parameters, the query string and the body; unlisted query parameters are ignored. */
@@ -64,7 +82,6 @@ export interface RouteSpec<PS, QS, BS, N extends OperationName> {
    * choose the list or the graph operation by `type`). It sees the query as this route's schema parsed it.
    */
   when?: (input: RouteInput<Out<PS>, Out<QS>, Out<BS>>) => boolean;
-  variables?: (input: RouteInput<Out<PS>, Out<QS>, Out<BS>>, req: RestRequest) => Variables<N>;
   /** From the operation's data to the response; the default wraps the first field as `{data: …}`. */
   reshape?: (data: Result<N>, req: RestRequest) => RestResponse;
   /** Deprecated endpoints announce their successor (Deprecation and Link headers). */
@@ -96,9 +113,15 @@ export function route<
   PS extends z.ZodType | undefined = undefined,
   QS extends z.ZodType | undefined = undefined,
   BS extends z.ZodType | undefined = undefined,
->(method: Method, path: string, context: string, operation: N, spec: RouteSpec<PS, QS, BS, N> = {}): RestRoute {
-  return { method, path, context, operation, ...(spec as unknown as Partial<RestRoute>) };
+>(method: Method, path: string, context: string, operation: N, spec: RouteSpec<PS, QS, BS, N> = {} as RouteSpec<PS, QS, BS, N>): RestRoute {
+  const declared = spec as unknown as Partial<RestRoute>;
+  const { params, query } = declared.input ?? {};
+  const variables = declared.variables ?? (params || query ? parameters : undefined);
+  return { method, path, context, operation, ...declared, ...(variables ? { variables } : {}) };
 }
+
+/** The default variables: the parsed path and query parameters, already under GraphQL's names. */
+const parameters = ({ params, query }: RouteInput<unknown, unknown, unknown>) => ({ ...(params as object), ...(query as object) });
 
 /** The usual 200 answer: `{data: …}`. */
 export const data = (body: unknown): RestResponse => ({ body: { data: body } });

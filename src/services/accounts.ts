@@ -1,21 +1,14 @@
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { PERMISSIONS, type UserSession } from '../auth/session.js';
-import type { Queryable } from '../db/pool.js';
 import { createPermissionsStore } from '../db/stores/permissions-store.js';
-import type { SessionsStore } from '../db/stores/sessions-store.js';
 import type { SsoStore } from '../db/stores/sso-store.js';
-import { createUsersStore, type AccountModel, type UserModel, type UsersStore } from '../db/stores/users-store.js';
+import { createUsersStore, type AccountModel, type UserModel } from '../db/stores/users-store.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { UserServiceDeps } from './identity.js';
 import { requireText, requireUuid } from './validate.js';
 
-export interface AccountsDeps {
-  users: UsersStore;
-  sessions: SessionsStore;
+export interface AccountsDeps extends UserServiceDeps {
   sso: SsoStore;
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
-  clock: () => Date;
-  log: Logger;
 }
 
 export const MIN_PASSWORD = 12;

@@ -63,6 +63,13 @@ const inDomain: Traversal = { shape: 'inDomain' };
 const contained: Traversal = { shape: 'transitive', dir: 'out', edges: ['Contains'] };
 const gpoAffected: Traversal = { shape: 'chain', first: ['GPLink'], then: ['Contains'] };
 const azContained: Traversal = { shape: 'transitive', dir: 'out', edges: ['AZContains'] };
+/** What an Azure container holds of one kind, transitively: BloodHound's list `descendent<Name>` at `descendent-<path>`. */
+const azDescendants = (name: string, path: string, kind: string): ListSpec => ({
+  key: `descendent${name}`,
+  path: `descendent-${path}`,
+  traversal: azContained,
+  targets: [kind],
+});
 
 /** The lists, by id (ids differ where one key means different traversals on different kinds, e.g. sessions). */
 export const LISTS = {
@@ -152,36 +159,16 @@ export const LISTS = {
     traversal: { shape: 'viaMembership', dir: 'out', edges: AZ_EXECUTION, membership: AZM },
   },
   azOwners: { key: 'owners', path: 'owners', traversal: inn(['AZOwns', 'AZOwner']) },
-  azDescendantUsers: { key: 'descendentUsers', path: 'descendent-users', traversal: azContained, targets: ['AZUser'] },
-  azDescendantGroups: { key: 'descendentGroups', path: 'descendent-groups', traversal: azContained, targets: ['AZGroup'] },
-  azDescendantSubscriptions: {
-    key: 'descendentSubscriptions',
-    path: 'descendent-subscriptions',
-    traversal: azContained,
-    targets: ['AZSubscription'],
-  },
-  azDescendantResourceGroups: {
-    key: 'descendentResourceGroups',
-    path: 'descendent-resource-groups',
-    traversal: azContained,
-    targets: ['AZResourceGroup'],
-  },
-  azDescendantVMs: { key: 'descendentVirtualMachines', path: 'descendent-virtual-machines', traversal: azContained, targets: ['AZVM'] },
-  azDescendantKeyVaults: { key: 'descendentKeyVaults', path: 'descendent-key-vaults', traversal: azContained, targets: ['AZKeyVault'] },
-  azDescendantManagementGroups: {
-    key: 'descendentManagementGroups',
-    path: 'descendent-management-groups',
-    traversal: azContained,
-    targets: ['AZManagementGroup'],
-  },
-  azDescendantApps: { key: 'descendentApplications', path: 'descendent-applications', traversal: azContained, targets: ['AZApp'] },
-  azDescendantServicePrincipals: {
-    key: 'descendentServicePrincipals',
-    path: 'descendent-service-principals',
-    traversal: azContained,
-    targets: ['AZServicePrincipal'],
-  },
-  azDescendantDevices: { key: 'descendentDevices', path: 'descendent-devices', traversal: azContained, targets: ['AZDevice'] },
+  azDescendantUsers: azDescendants('Users', 'users', 'AZUser'),
+  azDescendantGroups: azDescendants('Groups', 'groups', 'AZGroup'),
+  azDescendantSubscriptions: azDescendants('Subscriptions', 'subscriptions', 'AZSubscription'),
+  azDescendantResourceGroups: azDescendants('ResourceGroups', 'resource-groups', 'AZResourceGroup'),
+  azDescendantVMs: azDescendants('VirtualMachines', 'virtual-machines', 'AZVM'),
+  azDescendantKeyVaults: azDescendants('KeyVaults', 'key-vaults', 'AZKeyVault'),
+  azDescendantManagementGroups: azDescendants('ManagementGroups', 'management-groups', 'AZManagementGroup'),
+  azDescendantApps: azDescendants('Applications', 'applications', 'AZApp'),
+  azDescendantServicePrincipals: azDescendants('ServicePrincipals', 'service-principals', 'AZServicePrincipal'),
+  azDescendantDevices: azDescendants('Devices', 'devices', 'AZDevice'),
 } satisfies Record<string, ListSpec>;
 
 export type ListId = keyof typeof LISTS;

@@ -14,16 +14,20 @@ import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } fro
 import type { Logger } from '../logger.js';
 import { requireText, requireUuid } from './validate.js';
 
-export interface IdentityDeps {
+/** What the services over user accounts (this one and accounts.ts) need. */
+export interface UserServiceDeps {
   users: UsersStore;
   sessions: SessionsStore;
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  clock: () => Date;
+  log: Logger;
+}
+
+export interface IdentityDeps extends UserServiceDeps {
   principals: PrincipalsStore;
   secrets: SecretsStore;
   keyring: Keyring;
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
-  clock: () => Date;
   sessionTtlHours: number;
-  log: Logger;
   throttle: LoginThrottleStore;
 }
 

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { field } from '../params.js';
 import * as shape from '../reshape/identity.js';
-import { data, route } from '../route.js';
+import { data, route, type RestResponse } from '../route.js';
 
 const C = 'users';
-const userId = { params: z.object({ user_id: z.string() }) };
+// The user's id under the operations' name for it, so most routes need no `variables`.
+const userId = { params: z.object({ user_id: z.string() }).transform((p) => ({ id: p.user_id })) };
+/** As in BloodHound, the writes answer 200 with an empty body. */
+const done = (): RestResponse => ({ status: 200 });
 
 /** BloodHound's `roles` is a list of role ids. */
 const roleIds = z
@@ -49,7 +52,6 @@ export const accountRoutes = [
   }),
   route('GET', '/api/v2/bloodhound-users/:user_id', C, 'GetUser', {
     input: userId,
-    variables: ({ params }) => ({ id: params.user_id }),
     reshape: ({ user }) => data(shape.user(user)),
   }),
   route('PATCH', '/api/v2/bloodhound-users/:user_id', C, 'UpdateUser', {
@@ -66,7 +68,7 @@ export const accountRoutes = [
       }),
     },
     variables: ({ params, body: b }) => ({
-      id: params.user_id,
+      id: params.id,
       input: {
         principalName: b.principal,
         emailAddress: b.email_address,
@@ -76,12 +78,11 @@ export const accountRoutes = [
         isDisabled: b.is_disabled,
       },
     }),
-    reshape: () => ({ status: 200 }),
+    reshape: done,
   }),
   route('DELETE', '/api/v2/bloodhound-users/:user_id', C, 'DeleteUser', {
     input: userId,
-    variables: ({ params }) => ({ id: params.user_id }),
-    reshape: () => ({ status: 200 }),
+    reshape: done,
   }),
   route('PUT', '/api/v2/bloodhound-users/:user_id/secret', C, 'SetUserSecret', {
     body: 'json',
@@ -90,19 +91,17 @@ export const accountRoutes = [
       body: z.object({ secret: z.string(), current_secret: field.string(), needs_password_reset: field.bool() }),
     },
     variables: ({ params, body: b }) => ({
-      id: params.user_id,
+      id: params.id,
       input: { secret: b.secret, currentSecret: b.current_secret, needsPasswordReset: b.needs_password_reset },
     }),
-    reshape: () => ({ status: 200 }),
+    reshape: done,
   }),
   route('DELETE', '/api/v2/bloodhound-users/:user_id/secret', C, 'ExpireUserSecret', {
     input: userId,
-    variables: ({ params }) => ({ id: params.user_id }),
-    reshape: () => ({ status: 200 }),
+    reshape: done,
   }),
   route('DELETE', '/api/v2/bloodhound-users/:user_id/sessions', C, 'EndUserSessions', {
     input: userId,
-    variables: ({ params }) => ({ id: params.user_id }),
     reshape: ({ endUserSessions }) => data({ ended: endUserSessions }),
   }),
 ];

@@ -23,11 +23,13 @@ const hydrateVariables = (q: { hydrate_ous: boolean; hydrate_domains: boolean })
   hydrateOus: q.hydrate_ous,
   hydrateDomains: q.hydrate_domains,
 });
+const hydrateQuery = z.object(hydrate).transform(hydrateVariables);
 const page = { skip: query.int(), limit: query.int() };
 
-const clientParams = z.object({ client_id: z.string() });
-const jobParams = z.object({ job_id: intText(1) });
-const eventParams = z.object({ event_id: intText(1) });
+// Path parameters under the operations' name for them, so most routes need no `variables`.
+const clientId = z.object({ client_id: z.string() }).transform((p) => ({ id: p.client_id }));
+const jobId = z.object({ job_id: intText(1) }).transform((p) => ({ id: p.job_id }));
+const eventId = z.object({ event_id: intText(1) }).transform((p) => ({ id: p.event_id }));
 
 /** Every other query parameter of GET /api/v2/events is a column filter; a repeated one adds a condition. */
 const EVENT_LIST_PARAMS = new Set(['skip', 'limit', 'sort_by', 'hydrate_ous', 'hydrate_domains']);
@@ -112,20 +114,17 @@ export const collectorRoutes = [
   }),
   // BloodHound's cancel of a collection job that has not finished.
   route('PUT', '/api/v2/jobs/:job_id/cancel', 'jobs', 'CancelJob', {
-    input: { params: jobParams },
-    variables: ({ params }) => ({ id: params.job_id }),
+    input: { params: jobId },
     reshape: ({ cancelCollectionJob }) => data(shape.endedJob(cancelCollectionJob)),
   }),
   route('GET', '/api/v2/jobs/:job_id', 'jobs', 'GetJob', {
-    input: { params: jobParams },
-    variables: ({ params }) => ({ id: params.job_id }),
+    input: { params: jobId },
     reshape: ({ collectionJob }) => data(shape.endedJob(collectionJob)),
   }),
 
   // --- clients (administration) ---
   route('GET', '/api/v2/clients', 'clients', 'ListClients', {
     input: { query: z.object(page) },
-    variables: ({ query }) => query,
     reshape: ({ clients }) => ({ body: shape.envelope(clients, clients.clients.map(shape.client)) }),
   }),
   route('POST', '/api/v2/clients', 'clients', 'CreateClient', {
@@ -142,35 +141,31 @@ export const collectorRoutes = [
   }),
   // 7
   route('GET', '/api/v2/clients/:client_id', 'clients', 'GetClient', {
-    input: { params: clientParams, query: z.object(hydrate) },
-    variables: ({ params, query }) => ({ id: params.client_id, ...hydrateVariables(query) }),
+    input: { params: clientId, query: hydrateQuery },
     reshape: ({ client }) => data(shape.client(client)),
   }),
   route('PUT', '/api/v2/clients/:client_id', 'clients', 'UpdateClient', {
     body: 'json',
-    input: { params: clientParams, body: z.object({ name: field.string(), domain_controller: field.string() }) },
-    variables: ({ params, body }) => ({ id: params.client_id, input: { name: body.name, domainController: body.domain_controller } }),
+    input: { params: clientId, body: z.object({ name: field.string(), domain_controller: field.string() }) },
+    variables: ({ params, body }) => ({ id: params.id, input: { name: body.name, domainController: body.domain_controller } }),
     reshape: ({ updateClient }) => data(shape.client(updateClient)),
   }),
   route('DELETE', '/api/v2/clients/:client_id', 'clients', 'DeleteClient', {
-    input: { params: clientParams },
-    variables: ({ params }) => ({ id: params.client_id }),
+    input: { params: clientId },
     reshape: noContent,
   }),
   route('PUT', '/api/v2/clients/:client_id/token', 'clients', 'RegenerateClientToken', {
-    input: { params: clientParams },
-    variables: ({ params }) => ({ id: params.client_id }),
+    input: { params: clientId },
     reshape: ({ regenerateClientToken }) => data(token(regenerateClientToken)),
   }),
   route('POST', '/api/v2/clients/:client_id/tasks', 'clients', 'CreateTask', {
     body: 'json',
-    input: { params: clientParams, body: z.object(collectionBody).optional() },
-    variables: ({ params, body }) => ({ clientId: params.client_id, input: collectionInput(body ?? {}) }),
+    input: { params: clientId, body: z.object(collectionBody).optional() },
+    variables: ({ params, body }) => ({ clientId: params.id, input: collectionInput(body ?? {}) }),
     reshape: ({ createTask }) => data(shape.endedJob(createTask)),
   }),
   route('GET', '/api/v2/clients/:client_id/jobs', 'clients', 'ClientJobs', {
-    input: { params: clientParams, query: z.object(page) },
-    variables: ({ params, query }) => ({ id: params.client_id, ...query }),
+    input: { params: clientId, query: z.object(page) },
     reshape: ({ client }) => ({ body: shape.envelope(client.jobs, client.jobs.jobs.map(shape.endedJob)) }),
   }),
 
@@ -191,38 +186,29 @@ export const collectorRoutes = [
   route('POST', '/api/v2/events', 'events', 'CreateEvent', {
     body: 'json',
     input: {
-      query: z.object(hydrate),
+      query: hydrateQuery,
       body: z.object({
         client_id: z.guid({ error: 'is required: the UUID of a client.' }),
         rrule: z.string({ error: (i) => (i.input === undefined ? 'is required: a DTSTART line and an RRULE line.' : undefined) }),
         ...collectionBody,
       }),
     },
-    variables: ({ body, query }) => ({
-      input: { clientId: body.client_id, rrule: body.rrule, ...collectionInput(body) },
-      ...hydrateVariables(query),
-    }),
+    variables: ({ body, query }) => ({ input: { clientId: body.client_id, rrule: body.rrule, ...collectionInput(body) }, ...query }),
     reshape: ({ createEvent }) => data(shape.event(createEvent)),
   }),
   route('GET', '/api/v2/events/:event_id', 'events', 'GetEvent', {
-    input: { params: eventParams, query: z.object(hydrate) },
-    variables: ({ params, query }) => ({ id: params.event_id, ...hydrateVariables(query) }),
+    input: { params: eventId, query: hydrateQuery },
     reshape: ({ event }) => data(shape.event(event)),
   }),
   // BloodHound's update of a scheduled event: the rules of create; fields left out keep their values.
   route('PUT', '/api/v2/events/:event_id', 'events', 'UpdateEvent', {
     body: 'json',
-    input: { params: eventParams, query: z.object(hydrate), body: z.object({ rrule: z.string().optional(), ...collectionBody }) },
-    variables: ({ params, body, query }) => ({
-      id: params.event_id,
-      input: { rrule: body.rrule ?? null, ...collectionInput(body) },
-      ...hydrateVariables(query),
-    }),
+    input: { params: eventId, query: hydrateQuery, body: z.object({ rrule: z.string().optional(), ...collectionBody }) },
+    variables: ({ params, body, query }) => ({ id: params.id, input: { rrule: body.rrule ?? null, ...collectionInput(body) }, ...query }),
     reshape: ({ updateEvent }) => data(shape.event(updateEvent)),
   }),
   route('DELETE', '/api/v2/events/:event_id', 'events', 'DeleteEvent', {
-    input: { params: eventParams },
-    variables: ({ params }) => ({ id: params.event_id }),
+    input: { params: eventId },
     reshape: noContent,
   }),
 

@@ -4,7 +4,8 @@ import { intText, query } from '../params.js';
 import * as shape from '../reshape/graph.js';
 import { accepted, data, noContent, route } from '../route.js';
 
-const jobParams = z.object({ file_upload_job_id: intText(0) });
+// The upload job's id under the operations' name for it, so most routes need no `variables`.
+const uploadJob = z.object({ file_upload_job_id: intText(0) }).transform((p) => ({ jobId: p.file_upload_job_id }));
 
 /** Analysis (endpoint 14), file upload jobs and the datapipe status, at BloodHound's paths. */
 export const datapipeRoutes = [
@@ -18,26 +19,23 @@ export const datapipeRoutes = [
   }),
   route('POST', '/api/v2/file-upload/:file_upload_job_id', 'file-upload', 'UploadFile', {
     body: 'upload',
-    input: { params: jobParams },
+    input: { params: uploadJob },
     variables: ({ params }, req) => {
       if (!req.upload) throw badRequest('file-upload', 'The request has no body: send the file as the body.');
-      return { jobId: params.file_upload_job_id, file: req.upload };
+      return { jobId: params.jobId, file: req.upload };
     },
     reshape: accepted,
   }),
   route('POST', '/api/v2/file-upload/:file_upload_job_id/end', 'file-upload', 'EndUpload', {
-    input: { params: jobParams },
-    variables: ({ params }) => ({ jobId: params.file_upload_job_id }),
+    input: { params: uploadJob },
     reshape: ({ endUpload }) => data(shape.job(endUpload)),
   }),
   route('GET', '/api/v2/file-upload', 'file-upload', 'ListUploadJobs', {
     input: { query: z.object({ skip: query.int(), limit: query.int() }) },
-    variables: ({ query }) => query,
     reshape: ({ uploadJobs: l }) => ({ body: { count: l.totalCount, skip: l.skip, limit: l.limit, data: l.jobs.map(shape.job) } }),
   }),
   route('GET', '/api/v2/file-upload/:file_upload_job_id/completed-tasks', 'file-upload', 'UploadJobFiles', {
-    input: { params: jobParams },
-    variables: ({ params }) => ({ id: params.file_upload_job_id }),
+    input: { params: uploadJob },
     reshape: ({ uploadJob }) => data(uploadJob.files.map(shape.file)),
   }),
 ];
