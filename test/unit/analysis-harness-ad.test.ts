@@ -8,38 +8,27 @@ import { inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph'
 const D = 'S-1-5-21-9-9-9';
 const domain = (): SmallGraph => ({ nodes: [[D, 'Domain', { domainsid: D, collected: true, name: 'HARNESS.LOCAL' }]], edges: [] });
 const { users, groups } = inDomain(D);
+/** A cross-product harness: Group1 is nodeset 1 (GetChanges), Group2 nodeset 2 (GetChangesAll), over `members`. */
+const crossProduct = (nodes: SmallGraph['nodes'], members: string[]): SmallGraph =>
+  merge(domain(), { nodes, edges: [...members, `Group1 GetChanges ${D}`, `Group2 GetChangesAll ${D}`] });
 
 describe('BloodHound AD harnesses', () => {
   const { analyse } = useAnalysis();
 
   it('ShortcutHarness: a group in both sets stands for its members; a member reached only through it gets nothing', async () => {
-    const g = merge(domain(), {
-      nodes: [...groups('Group1', 'Group2', 'Group3', 'Group4'), ...users('User1')],
-      edges: [
-        'Group4 MemberOf Group1',
-        'Group3 MemberOf Group2',
-        'Group3 MemberOf Group1',
-        'User1 MemberOf Group4',
-        'User1 MemberOf Group3',
-        `Group1 GetChanges ${D}`, // nodeset 1
-        `Group2 GetChangesAll ${D}`, // nodeset 2
-      ],
-    });
+    const g = crossProduct(
+      [...groups('Group1', 'Group2', 'Group3', 'Group4'), ...users('User1')],
+      ['Group4 MemberOf Group1', 'Group3 MemberOf Group2', 'Group3 MemberOf Group1', 'User1 MemberOf Group4', 'User1 MemberOf Group3'],
+    );
     expect(await analyse(g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`]);
   });
 
   it('cross product with Authenticated Users in one set: the other set, first degree, is the answer', async () => {
     const AU = 'HARNESS.LOCAL-S-1-5-11';
-    const g = merge(domain(), {
-      nodes: [...groups('Group1', 'Group2', 'Group3', AU), ...users('User1')],
-      edges: [
-        'User1 MemberOf Group1',
-        'Group3 MemberOf Group1',
-        `${AU} MemberOf Group2`,
-        `Group1 GetChanges ${D}`,
-        `Group2 GetChangesAll ${D}`,
-      ],
-    });
+    const g = crossProduct(
+      [...groups('Group1', 'Group2', 'Group3', AU), ...users('User1')],
+      ['User1 MemberOf Group1', 'Group3 MemberOf Group1', `${AU} MemberOf Group2`],
+    );
     expect(await analyse(g, ['DCSync'])).toEqual([`Group1 DCSync ${D}`]);
   });
   it('CoerceAndRelayNTLMToSMB harness: unsigned targets with an unprotected computer admin, per domain', async () => {
@@ -117,17 +106,15 @@ describe('BloodHound AD harnesses', () => {
     expect(await analyse(g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`, `User1 DCSync ${D}`, `User2 DCSync ${D}`]);
   });
   it('ShortcutHarnessEveryone: a set reaching Everyone adds no condition; the other set, first degree, is the answer', async () => {
-    const g = merge(domain(), {
-      nodes: [...groups('Group1', 'Group2', 'Group3', 'TEST.LOCAL-S-1-1-0'), ...users('User1')],
-      edges: [
+    const g = crossProduct(
+      [...groups('Group1', 'Group2', 'Group3', 'TEST.LOCAL-S-1-1-0'), ...users('User1')],
+      [
         'TEST.LOCAL-S-1-1-0 MemberOf Group1', // Group4 (Everyone)
         'Group3 MemberOf Group2',
         'User1 MemberOf TEST.LOCAL-S-1-1-0',
         'User1 MemberOf Group3',
-        `Group1 GetChanges ${D}`, // nodeset 1
-        `Group2 GetChangesAll ${D}`, // nodeset 2
       ],
-    });
+    );
     expect(await analyse(g, ['DCSync'])).toEqual([`Group2 DCSync ${D}`]);
   });
 });
