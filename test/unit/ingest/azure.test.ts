@@ -165,21 +165,34 @@ describe('AzureHound Entra ID records', () => {
     );
   });
 
-  it('AZDevice and AZRole: device properties; roles as ROLEID@TENANT with their template id', () => {
-    expect(o.nodes.get(DEV)!.properties).toMatchObject({
-      name: 'WKS-01@CONTOSO.ONMICROSOFT.COM',
-      operatingsystem: 'Windows',
-      operatingsystemversion: '10.0.22631',
-      trusttype: 'AzureAd',
-      deviceid: 'd1e2f3a4-0000-4000-8000-000000000001',
-    });
-    expect(o.nodes.get(`${GA}@${T}`)!.properties).toMatchObject({
-      name: 'GLOBAL ADMINISTRATOR@CONTOSO.ONMICROSOFT.COM',
-      templateid: '62e90394-69f5-4237-9190-012177145e10',
-      isbuiltin: true,
-      enabled: true,
-      tenantid: T,
-    });
+  it.each([
+    [
+      'AZDevice',
+      DEV,
+      {
+        name: 'WKS-01@CONTOSO.ONMICROSOFT.COM',
+        operatingsystem: 'Windows',
+        operatingsystemversion: '10.0.22631',
+        trusttype: 'AzureAd',
+        deviceid: 'd1e2f3a4-0000-4000-8000-000000000001',
+      },
+    ],
+    [
+      'AZRole (as ROLEID@TENANT, with its template id)',
+      `${GA}@${T}`,
+      {
+        name: 'GLOBAL ADMINISTRATOR@CONTOSO.ONMICROSOFT.COM',
+        templateid: '62e90394-69f5-4237-9190-012177145e10',
+        isbuiltin: true,
+        enabled: true,
+        tenantid: T,
+      },
+    ],
+  ])('%s: the node and its properties', (_record, id, props) => {
+    expect(o.nodes.get(id)!.properties).toMatchObject(props);
+  });
+
+  it('AZRole: the tenant contains its roles', () => {
     expect(edgesOf(o, 'AZRole')).toContain(`${T} -[AZContains]-> ${GA}@${T}`);
   });
 
