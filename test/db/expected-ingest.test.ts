@@ -94,10 +94,9 @@ describe("BloodHound's expected-ingest assertions (v6 TESTLAB)", () => {
   );
 
   it.each(PROPERTIES)('%s has %s = %j', async (objectid, property, value) => {
-    const rows = await g.db().query<{ v: unknown }>('select properties -> $2::text as v from graph_nodes where objectid = $1', [
-      objectid,
-      property,
-    ]);
+    const rows = await g
+      .db()
+      .query<{ v: unknown }>('select properties -> $2::text as v from graph_nodes where objectid = $1', [objectid, property]);
     expect(rows[0]?.v).toEqual(value);
   });
 });
