@@ -139,49 +139,41 @@ describe('Azure analysis', () => {
     };
     const MG = ['AZMGAddSecret', 'AZMGAddOwner', 'AZMGAddMember', 'AZMGGrantAppRoles', 'AZMGGrantRole'];
 
-    it('Application.ReadWrite.All: add secrets and owners to every app and service principal', async () => {
-      expect(await analyse(tenantWith('AZMGApplication_ReadWrite_All'), ...MG)).toEqual([
-        'attacker -AZMGAddOwner-> app',
-        'attacker -AZMGAddOwner-> msgraph',
-        'attacker -AZMGAddSecret-> app',
-        'attacker -AZMGAddSecret-> msgraph',
-      ]);
-    });
-
-    it('AppRoleAssignment.ReadWrite.All: grant app roles on the tenant', async () => {
-      expect(await analyse(tenantWith('AZMGAppRoleAssignment_ReadWrite_All'), ...MG)).toEqual([
-        'attacker -AZMGGrantAppRoles-> CONTOSO.TEST',
-      ]);
-    });
-
-    it.each(['AZMGDirectory_ReadWrite_All', 'AZMGGroup_ReadWrite_All'])(
-      '%s: members and owners of non-role-assignable groups',
-      async (p) => {
-        expect(await analyse(tenantWith(p), ...MG)).toEqual(['attacker -AZMGAddMember-> open', 'attacker -AZMGAddOwner-> open']);
-      },
-    );
-
-    it('GroupMember.ReadWrite.All: members of non-role-assignable groups', async () => {
-      expect(await analyse(tenantWith('AZMGGroupMember_ReadWrite_All'), ...MG)).toEqual(['attacker -AZMGAddMember-> open']);
-    });
-
-    it('RoleManagement.ReadWrite.Directory: roles, app roles, every app, SP and group', async () => {
-      expect(await analyse(tenantWith('AZMGRoleManagement_ReadWrite_Directory'), ...MG)).toEqual([
-        'attacker -AZMGAddMember-> locked',
-        'attacker -AZMGAddMember-> open',
-        'attacker -AZMGAddOwner-> app',
-        'attacker -AZMGAddOwner-> locked',
-        'attacker -AZMGAddOwner-> msgraph',
-        'attacker -AZMGAddOwner-> open',
-        'attacker -AZMGAddSecret-> app',
-        'attacker -AZMGAddSecret-> msgraph',
-        'attacker -AZMGGrantAppRoles-> CONTOSO.TEST',
-        'attacker -AZMGGrantRole-> Role',
-      ]);
-    });
-
-    it('ServicePrincipalEndpoint.ReadWrite.All: owners of service principals', async () => {
-      expect(await analyse(tenantWith('AZMGServicePrincipalEndpoint_ReadWrite_All'), ...MG)).toEqual(['attacker -AZMGAddOwner-> msgraph']);
+    const OPEN_GROUP = ['attacker -AZMGAddMember-> open', 'attacker -AZMGAddOwner-> open'];
+    it.each<[string, string, string[]]>([
+      [
+        'AZMGApplication_ReadWrite_All',
+        'add secrets and owners to every app and service principal',
+        [
+          'attacker -AZMGAddOwner-> app',
+          'attacker -AZMGAddOwner-> msgraph',
+          'attacker -AZMGAddSecret-> app',
+          'attacker -AZMGAddSecret-> msgraph',
+        ],
+      ],
+      ['AZMGAppRoleAssignment_ReadWrite_All', 'grant app roles on the tenant', ['attacker -AZMGGrantAppRoles-> CONTOSO.TEST']],
+      ['AZMGDirectory_ReadWrite_All', 'members and owners of non-role-assignable groups', OPEN_GROUP],
+      ['AZMGGroup_ReadWrite_All', 'members and owners of non-role-assignable groups', OPEN_GROUP],
+      ['AZMGGroupMember_ReadWrite_All', 'members of non-role-assignable groups', ['attacker -AZMGAddMember-> open']],
+      [
+        'AZMGRoleManagement_ReadWrite_Directory',
+        'roles, app roles, every app, SP and group',
+        [
+          'attacker -AZMGAddMember-> locked',
+          'attacker -AZMGAddMember-> open',
+          'attacker -AZMGAddOwner-> app',
+          'attacker -AZMGAddOwner-> locked',
+          'attacker -AZMGAddOwner-> msgraph',
+          'attacker -AZMGAddOwner-> open',
+          'attacker -AZMGAddSecret-> app',
+          'attacker -AZMGAddSecret-> msgraph',
+          'attacker -AZMGGrantAppRoles-> CONTOSO.TEST',
+          'attacker -AZMGGrantRole-> Role',
+        ],
+      ],
+      ['AZMGServicePrincipalEndpoint_ReadWrite_All', 'owners of service principals', ['attacker -AZMGAddOwner-> msgraph']],
+    ])('%s: %s', async (permission, _what, expected) => {
+      expect(await analyse(tenantWith(permission), ...MG)).toEqual(expected);
     });
 
     it('a permission on a service principal outside every tenant grants nothing', async () => {

@@ -134,6 +134,15 @@ export function signed(
   return req;
 }
 
+/** JSON POSTs to `path` as the admin (session JWT): one function for a test that sends many bodies to a route. */
+export const adminPost =
+  (t: TestApp & { adminJwt: string }, path: string) =>
+  (body: unknown): request.Test =>
+    request(t.app)
+      .post(path)
+      .set('Authorization', `Bearer ${t.adminJwt}`)
+      .send(body as object);
+
 /** Issues an API token for the admin (or the given user) through the REST endpoint. */
 export async function apiToken(app: Express, jwt: string, name = 'test token'): Promise<ApiToken> {
   const res = await request(app).post('/api/v2/tokens').set('Authorization', `Bearer ${jwt}`).send({ token_name: name });

@@ -96,6 +96,15 @@ export async function dumpGraph(db: Queryable): Promise<GoldenGraph> {
   };
 }
 
+/** A node's kind names, sorted; undefined when no node has this object id. */
+export async function kindsOf(db: Queryable, objectid: string): Promise<string[] | undefined> {
+  const rows = await db.query<{ kinds: string[] }>(
+    'select array(select k.name from graph_kinds k where k.id = any(n.kind_ids) order by k.name) as kinds from graph_nodes n where objectid = $1',
+    [objectid],
+  );
+  return rows[0]?.kinds;
+}
+
 /** Properties compared with the golden files: timestamps of the run are ignored. */
 export function comparable(p: Record<string, unknown>): Record<string, unknown> {
   const { lastseen: _a, lastcollected: _b, ...rest } = p;

@@ -34,6 +34,31 @@ export async function uploadJob(app: Express, token: ApiToken, files: (string | 
   return id;
 }
 
+/** An upload job as the file-upload list reports it (the fields tests read; the rest of the row as it is). */
+export type UploadJobRow = { id: number; status: number; total_files: number; failed_files: number; status_message: string } & Record<
+  string,
+  any
+>;
+
+/**
+ * A collector's side of the upload API for one test file: the admin's API token (made before the tests, so read
+ * `token` inside tests only) and the reads of a job and of its completed tasks, signed with it.
+ */
+export function useUploads(t: TestApp & { adminJwt: string }) {
+  const up = {
+    token: undefined as unknown as ApiToken,
+    /** The job with this id, from the signed job list. */
+    job: async (id: number): Promise<UploadJobRow> =>
+      (await signed(t.app, up.token, 'GET', '/api/v2/file-upload?limit=1000')).body.data.find((j: { id: number }) => j.id === id),
+    /** The job's completed tasks (one per file, with the per-file results). */
+    tasks: async (id: number) => (await signed(t.app, up.token, 'GET', `/api/v2/file-upload/${id}/completed-tasks`)).body.data,
+  };
+  beforeAll(async () => {
+    up.token = await apiToken(t.app, t.adminJwt);
+  });
+  return up;
+}
+
 type UploadFile = Parameters<typeof uploadJob>[2][number];
 
 /**

@@ -4,14 +4,9 @@ import { inDomain, ingestAsAdmin, sharphound } from '../helpers/upload';
 // One domain with a complete, vulnerable PKI: a root CA, an enterprise CA trusted in NTAuth and chained to the
 // root, hosted on a computer, publishing a template that lets enrollees supply the subject (ESC1).
 const D = 'S-1-5-21-7-7-7';
-const ENROLLERS = `${D}-1200`;
-const USER = `${D}-1300`;
-const HOST = `${D}-1400`;
-const ROOT = 'A1B2C3D4-0000-0000-0000-00000000000A';
-const STORE = 'A1B2C3D4-0000-0000-0000-00000000000B';
-const CA = 'A1B2C3D4-0000-0000-0000-00000000000C';
-const TEMPLATE = 'A1B2C3D4-0000-0000-0000-00000000000D';
-const SAFE_TEMPLATE = 'A1B2C3D4-0000-0000-0000-00000000000E';
+const [ENROLLERS, USER, HOST] = ['1200', '1300', '1400'].map((rid) => `${D}-${rid}`);
+// The PKI objects: root CA, NTAuth store, enterprise CA, the ESC1 template and one needing manager approval.
+const [ROOT, STORE, CA, TEMPLATE, SAFE_TEMPLATE] = [...'ABCDE'].map((c) => `A1B2C3D4-0000-0000-0000-00000000000${c}`);
 const enroll = (sid: string) => ({ PrincipalSID: sid, PrincipalType: 'Group', RightName: 'Enroll', IsInherited: false });
 const props = inDomain('CORP.TEST', D);
 

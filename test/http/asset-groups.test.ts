@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { expectWrapper, useTestApp, userWithRole } from '../helpers/app';
+import { adminPost, expectWrapper, useTestApp, userWithRole } from '../helpers/app';
 import { TESTLAB_ALL_FILES } from '../helpers/fixtures';
 import { ingestAsAdmin, tierZeroTagId } from '../helpers/upload';
 
@@ -14,11 +14,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
     const res = await request(t.app).get(`/api/v2/asset-group-tags/${tagId}/members?limit=1000`).set(admin());
     return res.body.data.members.find((m: { object_id: string }) => m.object_id === objectId)?.id as number;
   };
-  const certify = (body: unknown) =>
-    request(t.app)
-      .post('/api/v2/asset-group-tags/certifications')
-      .set(admin())
-      .send(body as object);
+  const certify = adminPost(t, '/api/v2/asset-group-tags/certifications');
 
   beforeAll(async () => {
     await ingestAsAdmin(t, TESTLAB_ALL_FILES);
@@ -181,11 +177,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
   });
 
   it('answers bad tag and selector requests with clear 4xx', async () => {
-    const post = (body: unknown) =>
-      request(t.app)
-        .post('/api/v2/asset-group-tags')
-        .set(admin())
-        .send(body as object);
+    const post = adminPost(t, '/api/v2/asset-group-tags');
     expect(expectWrapper(await post({ type: 'tier', name: 'x' }), 400).message).toMatch(/type must be "zone"/);
     expect(expectWrapper(await post({ type: 'zone' }), 400).message).toMatch(/name is required/);
     expect(expectWrapper(await post({ type: 'label', name: 'x', position: 3 }), 400).message).toMatch(/position/);
@@ -196,11 +188,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
     const selectors = await request(t.app).get(`/api/v2/asset-group-tags/${tierZero}/selectors`).set(admin());
     const def = selectors.body.data.selectors[0].id;
     expectWrapper(await request(t.app).delete(`/api/v2/asset-group-tags/${tierZero}/selectors/${def}`).set(admin()), 409);
-    const sel = (body: unknown) =>
-      request(t.app)
-        .post(`/api/v2/asset-group-tags/${tierZero}/selectors`)
-        .set(admin())
-        .send(body as object);
+    const sel = adminPost(t, `/api/v2/asset-group-tags/${tierZero}/selectors`);
     expect(expectWrapper(await sel({ name: 's' }), 400).message).toMatch(/seeds is required/);
     expect(expectWrapper(await sel({ name: 's', seeds: [{ type: 'cypher', value: 'MATCH (n) RETURN n' }] }), 400).message).toMatch(
       /seeds\[0\].type/,

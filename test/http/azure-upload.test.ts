@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiToken, signed, useTestApp, type ApiToken } from '../helpers/app';
-import { uploadJob } from '../helpers/upload';
+import { useTestApp } from '../helpers/app';
+import { uploadJob, useUploads } from '../helpers/upload';
 import { zip } from '../helpers/zip';
-import { AZURE_UNKNOWN_KINDS, AZUREHOUND } from '../helpers/fixtures';
+import { AZURE_UNKNOWN_KINDS, AZUREHOUND, kindsOf } from '../helpers/fixtures';
 
 /**
  * AzureHound output uploaded over REST as a collector does (data before meta, one file or a zip), ingested and
@@ -17,20 +17,7 @@ const ALICE_AD = 'S-1-5-21-1004336348-1177238915-682003330-1105';
 
 describe('AzureHound file upload', () => {
   const t = useTestApp();
-  let token: ApiToken;
-  beforeAll(async () => {
-    token = await apiToken(t.app, t.adminJwt);
-  });
-  const jobOf = async (id: number) =>
-    (await signed(t.app, token, 'GET', '/api/v2/file-upload?limit=1000')).body.data.find((j: { id: number }) => j.id === id);
-  const tasks = async (id: number) => (await signed(t.app, token, 'GET', `/api/v2/file-upload/${id}/completed-tasks`)).body.data;
-  const kindsOf = async (objectid: string) =>
-    (
-      await t.testDb.db.query<{ kinds: string[] }>(
-        'select array(select k.name from graph_kinds k where k.id = any(n.kind_ids) order by k.name) as kinds from graph_nodes n where objectid = $1',
-        [objectid],
-      )
-    )[0]?.kinds;
+  const uploads = useUploads(t);
   const hasEdge = async (start: string, kind: string, end: string) =>
     (
       await t.testDb.db.query<{ n: number }>(
@@ -45,18 +32,18 @@ describe('AzureHound file upload', () => {
       ['20261125_azurehound_resources.json', fs.readFileSync(path.join(DIR, 'resources.json'))],
       ['federated_identity_credentials.json', fs.readFileSync(path.join(DIR, 'bloodhound-fic', 'federated_identity_credentials.json'))],
     ]);
-    const id = await uploadJob(t.app, token, [
+    const id = await uploadJob(t.app, uploads.token, [
       path.join(DIR, 'entra.json'),
       ['azurehound.zip', archive, 'application/zip'],
       path.join(DIR, 'unknown-and-malformed.json'),
     ]);
     await t.services.datapipe.drain();
-    expect(await jobOf(id)).toMatchObject({ status: 2, total_files: 3, failed_files: 0 });
+    expect(await uploads.job(id)).toMatchObject({ status: 2, total_files: 3, failed_files: 0 });
 
     // the tenant and the Global Administrator role are Tier Zero by the default selectors
-    expect(await kindsOf(T)).toEqual(['AZBase', 'AZTenant', 'Tag_Tier_Zero']);
-    expect(await kindsOf(`62E90394-69F5-4237-9190-012177145E10@${T}`)).toEqual(['AZBase', 'AZRole', 'Tag_Tier_Zero']);
-    expect(await kindsOf('F40ABC17-C0BA-4D1D-A4AC-C5025AAE55D6')).toEqual(['AZBase', 'AZFederatedIdentityCredential']);
+    expect(await kindsOf(t.testDb.db, T)).toEqual(['AZBase', 'AZTenant', 'Tag_Tier_Zero']);
+    expect(await kindsOf(t.testDb.db, `62E90394-69F5-4237-9190-012177145E10@${T}`)).toEqual(['AZBase', 'AZRole', 'Tag_Tier_Zero']);
+    expect(await kindsOf(t.testDb.db, 'F40ABC17-C0BA-4D1D-A4AC-C5025AAE55D6')).toEqual(['AZBase', 'AZFederatedIdentityCredential']);
     expect(await hasEdge(ALICE, 'AZHasRole', `62E90394-69F5-4237-9190-012177145E10@${T}`)).toBe(true);
     expect(await hasEdge('2E9B5D68-6C20-4D4F-8A6A-1A9A0E4A1B22', 'AZRoleEligible', `E8611AB8-C189-46E8-94E1-60213AB1F814@${T}`)).toBe(true);
     expect(
@@ -67,11 +54,11 @@ describe('AzureHound file upload', () => {
       ),
     ).toBe(true);
     // Written at ingest (onpremid, onpremsyncenabled), linked by analysis.
-    expect(await kindsOf(ALICE_AD)).toEqual(['Base', 'User']);
+    expect(await kindsOf(t.testDb.db, ALICE_AD)).toEqual(['Base', 'User']);
     expect(await hasEdge(ALICE, 'SyncedToADUser', ALICE_AD)).toBe(true);
 
     // Per-file results: the zip's two entries, and the kinds nothing converts, counted.
-    const results = (await tasks(id)).flatMap(
+    const results = (await uploads.tasks(id)).flatMap(
       (f: { result: { file: string; type: string; unknownKinds?: Record<string, number> }[] }) => f.result,
     );
     expect(results.map((r: { type: string }) => r.type)).toEqual(['azure', 'azure', 'azure', 'azure']);
@@ -81,14 +68,14 @@ describe('AzureHound file upload', () => {
 
   it('fails a broken AzureHound file alone, naming it, and keeps the good one', async () => {
     const body = fs.readFileSync(path.join(DIR, 'resources.json'), 'utf8');
-    const id = await uploadJob(t.app, token, [
+    const id = await uploadJob(t.app, uploads.token, [
       ['broken-azure.json', body.slice(0, body.length / 3)],
       ['fic.json', fs.readFileSync(path.join(DIR, 'bloodhound-fic', 'federated_identity_credentials.json'))],
     ]);
     await t.services.datapipe.drain();
-    const job = await jobOf(id);
+    const job = await uploads.job(id);
     expect(job).toMatchObject({ status: 8, total_files: 2, failed_files: 1 });
     expect(job.status_message).toMatch(/broken-azure\.json/);
-    expect(await kindsOf('93C06DCE-346E-41CE-AB5B-2FF937A0595F')).toEqual(['AZBase', 'AZFederatedIdentityCredential']);
+    expect(await kindsOf(t.testDb.db, '93C06DCE-346E-41CE-AB5B-2FF937A0595F')).toEqual(['AZBase', 'AZFederatedIdentityCredential']);
   });
 });

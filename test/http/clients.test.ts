@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { expectWrapper, signed, useTestApp, userWithRole } from '../helpers/app';
+import { adminPost, expectWrapper, signed, useTestApp, userWithRole } from '../helpers/app';
 import { createClient } from '../helpers/collectors';
 
 describe('clients (administration and endpoint 7)', () => {
@@ -71,11 +71,7 @@ describe('clients (administration and endpoint 7)', () => {
   });
 
   it('rejects bad input with a 400 naming the field, and duplicate names with 409', async () => {
-    const post = (body: unknown) =>
-      request(t.app)
-        .post('/api/v2/clients')
-        .set(admin())
-        .send(body as object);
+    const post = adminPost(t, '/api/v2/clients');
     expect(expectWrapper(await post({ type: 'collector_ad' }), 400).message).toMatch(/name/);
     expect(expectWrapper(await post({ name: 'x', type: 'sharphound' }), 400).message).toMatch(/type must be one of/);
     expect(expectWrapper(await post({ name: 'x', type: 'collector_ad', domain_controller: 'a b;c' }), 400).message).toMatch(

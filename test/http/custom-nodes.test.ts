@@ -66,20 +66,17 @@ describe('custom node kinds (endpoint 4)', () => {
   });
 
   it('404 for an unknown kind, 400 for a malformed kind name, 403 without graphdb/Write', async () => {
-    expectWrapper(
-      await request(t.app)
-        .put('/api/v2/custom-nodes/Nobody')
-        .set(admin())
-        .send({ config: icon('user') }),
-      404,
-    );
-    expectWrapper(
-      await request(t.app)
-        .put('/api/v2/custom-nodes/bad%20name')
-        .set(admin())
-        .send({ config: icon('user') }),
-      400,
-    );
+    for (const [kind, status] of [
+      ['Nobody', 404],
+      ['bad%20name', 400],
+    ] as const)
+      expectWrapper(
+        await request(t.app)
+          .put(`/api/v2/custom-nodes/${kind}`)
+          .set(admin())
+          .send({ config: icon('user') }),
+        status,
+      );
     const ro = await userWithRole(t, 'Read-Only');
     expectWrapper(
       await request(t.app)

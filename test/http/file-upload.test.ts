@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import request from 'supertest';
-import { apiToken, expectWrapper, signed, userWithRole, useTestApp, type ApiToken } from '../helpers/app';
+import { expectWrapper, signed, userWithRole, useTestApp } from '../helpers/app';
 import { TESTLAB } from '../helpers/fixtures';
-import { sharphound, uploadJob } from '../helpers/upload';
+import { sharphound, uploadJob, useUploads } from '../helpers/upload';
 import { zip } from '../helpers/zip';
 
 const count = async (t: ReturnType<typeof useTestApp>, objectid: string) =>
@@ -12,16 +12,10 @@ const count = async (t: ReturnType<typeof useTestApp>, objectid: string) =>
 
 describe('file upload jobs', () => {
   const t = useTestApp({ maxUploadBytes: 256 * 1024 });
-  let token: ApiToken;
-  beforeAll(async () => {
-    token = await apiToken(t.app, t.adminJwt);
-  });
-  const jobsOf = async (id: number) =>
-    (await signed(t.app, token, 'GET', '/api/v2/file-upload?limit=1000')).body.data.find((j: { id: number }) => j.id === id);
-  const tasks = async (id: number) => (await signed(t.app, token, 'GET', `/api/v2/file-upload/${id}/completed-tasks`)).body.data;
+  const uploads = useUploads(t);
 
   it('starts a job (201), accepts files (202), ends it (200) and ingests', async () => {
-    const start = await signed(t.app, token, 'POST', '/api/v2/file-upload/start');
+    const start = await signed(t.app, uploads.token, 'POST', '/api/v2/file-upload/start');
     expect(start.status).toBe(201);
     expect(start.body.data).toEqual({
       id: expect.any(Number),
@@ -36,15 +30,15 @@ describe('file upload jobs', () => {
       failed_files: 0,
     });
     const id = start.body.data.id;
-    const up = await signed(t.app, token, 'POST', `/api/v2/file-upload/${id}`, fs.readFileSync(path.join(TESTLAB, 'users.json')));
+    const up = await signed(t.app, uploads.token, 'POST', `/api/v2/file-upload/${id}`, fs.readFileSync(path.join(TESTLAB, 'users.json')));
     expect(up.status).toBe(202);
     expect(up.text).toBe('');
-    const end = await signed(t.app, token, 'POST', `/api/v2/file-upload/${id}/end`);
+    const end = await signed(t.app, uploads.token, 'POST', `/api/v2/file-upload/${id}/end`);
     expect(end.status).toBe(200);
     expect(end.body.data).toMatchObject({ id, status: 6, total_files: 1 });
     await t.services.datapipe.drain();
-    expect(await jobsOf(id)).toMatchObject({ status: 2, failed_files: 0, end_time: expect.not.stringMatching(/^0001/) });
-    expect(await tasks(id)).toEqual([
+    expect(await uploads.job(id)).toMatchObject({ status: 2, failed_files: 0, end_time: expect.not.stringMatching(/^0001/) });
+    expect(await uploads.tasks(id)).toEqual([
       expect.objectContaining({
         file_name: 'upload.json',
         status: 2,
@@ -58,17 +52,17 @@ describe('file upload jobs', () => {
     const bad = sharphound('groups', [
       { ObjectIdentifier: 'S-1-5-21-1-1-1-777', Properties: { name: 'SHOULD NOT LAND' }, Aces: [] },
     ]).replace(/}\]}$/, '},]}');
-    const id = await uploadJob(t.app, token, [
+    const id = await uploadJob(t.app, uploads.token, [
       ['broken-groups.json', bad],
       ['good-ous.json', fs.readFileSync(path.join(TESTLAB, 'ous.json'))],
     ]);
     await t.services.datapipe.drain();
-    const job = await jobsOf(id);
+    const job = await uploads.job(id);
     expect(job).toMatchObject({ status: 8, total_files: 2, failed_files: 1 });
     expect(job.status_message).toMatch(/broken-groups\.json: malformed (JSON|data item).*line \d+, byte \d+/);
     expect(await count(t, 'S-1-5-21-1-1-1-777')).toBe(0);
     expect(await count(t, '2A374493-816A-4193-BEFD-D2F4132C6DCA')).toBe(1);
-    const [broken] = await tasks(id);
+    const [broken] = await uploads.tasks(id);
     expect(broken).toMatchObject({ file_name: 'broken-groups.json', status: 5, errors: [expect.stringContaining('broken-groups.json')] });
   });
 
@@ -78,9 +72,9 @@ describe('file upload jobs', () => {
     ['no data', '{"meta": {"type": "users"}}', /no data tag/],
     ['an object without id', sharphound('users', [{ Properties: {} }]), /no ObjectIdentifier/],
   ])('fails a file with %s', async (_, body, message) => {
-    const id = await uploadJob(t.app, token, [['x.json', body]]);
+    const id = await uploadJob(t.app, uploads.token, [['x.json', body]]);
     await t.services.datapipe.drain();
-    const job = await jobsOf(id);
+    const job = await uploads.job(id);
     expect(job).toMatchObject({ status: 5, failed_files: 1 });
     expect(job.status_message).toMatch(message);
   });
@@ -96,28 +90,31 @@ describe('file upload jobs', () => {
       Buffer.from([0xef, 0xbb, 0xbf]),
       Buffer.from(sharphound('groups', [{ ObjectIdentifier: 'S-1-5-21-1-1-1-888', Properties: { name: 'BOM GROUP' }, Aces: [] }])),
     ]);
-    const id = await uploadJob(t.app, token, [
+    const id = await uploadJob(t.app, uploads.token, [
       ['collection.zip', archive, 'application/zip'],
       ['containers.json.gz', gz, 'application/gzip'],
       ['bom.json', bom],
     ]);
     await t.services.datapipe.drain();
-    expect(await jobsOf(id)).toMatchObject({ status: 2, total_files: 3, failed_files: 0 });
-    const results = (await tasks(id)).flatMap((f: { result: { type: string }[] }) => f.result.map((r) => r.type)).sort();
+    expect(await uploads.job(id)).toMatchObject({ status: 2, total_files: 3, failed_files: 0 });
+    const results = (await uploads.tasks(id)).flatMap((f: { result: { type: string }[] }) => f.result.map((r) => r.type)).sort();
     expect(results).toEqual(['containers', 'domains', 'gpos', 'groups']);
     expect(await count(t, 'S-1-5-21-1-1-1-888')).toBe(1);
   });
 
   it('refuses a body over MAX_UPLOAD_BYTES with 413 and a non-collection content type with 415', async () => {
-    const start = await signed(t.app, token, 'POST', '/api/v2/file-upload/start');
+    const start = await signed(t.app, uploads.token, 'POST', '/api/v2/file-upload/start');
     const id = start.body.data.id;
-    expectWrapper(await signed(t.app, token, 'POST', `/api/v2/file-upload/${id}`, Buffer.alloc(300 * 1024, 0x20)), 413);
-    expectWrapper(await signed(t.app, token, 'POST', `/api/v2/file-upload/${id}`, '<xml/>', { contentType: 'application/xml' }), 415);
-    expect(expectWrapper(await signed(t.app, token, 'POST', `/api/v2/file-upload/${id}`), 400).message).toMatch(/has no body/);
+    expectWrapper(await signed(t.app, uploads.token, 'POST', `/api/v2/file-upload/${id}`, Buffer.alloc(300 * 1024, 0x20)), 413);
+    expectWrapper(
+      await signed(t.app, uploads.token, 'POST', `/api/v2/file-upload/${id}`, '<xml/>', { contentType: 'application/xml' }),
+      415,
+    );
+    expect(expectWrapper(await signed(t.app, uploads.token, 'POST', `/api/v2/file-upload/${id}`), 400).message).toMatch(/has no body/);
   });
 
   it('answers 404 for an unknown or someone else’s job, 400 for an ended one or a bad id', async () => {
-    expectWrapper(await signed(t.app, token, 'POST', '/api/v2/file-upload/999999', '{}'), 404);
+    expectWrapper(await signed(t.app, uploads.token, 'POST', '/api/v2/file-upload/999999', '{}'), 404);
     const other = await userWithRole(t, 'Upload-Only');
     const theirs = await request(t.app).post('/api/v2/file-upload/start').set('Authorization', `Bearer ${other.jwt}`);
     expect(theirs.status).toBe(201);
@@ -126,12 +123,14 @@ describe('file upload jobs', () => {
       await request(t.app).post(`/api/v2/file-upload/${theirs.body.data.id}/end`).set('Authorization', `Bearer ${mine.jwt}`),
       404,
     );
-    const id = await uploadJob(t.app, token, []);
-    expect(expectWrapper(await signed(t.app, token, 'POST', `/api/v2/file-upload/${id}`, '{}'), 400).message).toMatch(
+    const id = await uploadJob(t.app, uploads.token, []);
+    expect(expectWrapper(await signed(t.app, uploads.token, 'POST', `/api/v2/file-upload/${id}`, '{}'), 400).message).toMatch(
       /not accepting files/,
     );
-    expect(expectWrapper(await signed(t.app, token, 'POST', `/api/v2/file-upload/${id}/end`), 400).message).toMatch(/already ended/);
-    expectWrapper(await signed(t.app, token, 'POST', '/api/v2/file-upload/abc/end'), 400);
+    expect(expectWrapper(await signed(t.app, uploads.token, 'POST', `/api/v2/file-upload/${id}/end`), 400).message).toMatch(
+      /already ended/,
+    );
+    expectWrapper(await signed(t.app, uploads.token, 'POST', '/api/v2/file-upload/abc/end'), 400);
   });
 
   it('needs graphdb/Ingest to upload (Read-Only gets 403) and a caller (401)', async () => {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiToken, signed, useTestApp, type ApiToken } from '../helpers/app';
+import { signed, useTestApp } from '../helpers/app';
 import { runCli } from '../helpers/cli';
 import { dataFirst, writeDataFirstVariants } from '../helpers/data-first';
 import { comparable, dumpGraph, GOLDEN_INPUT, TESTLAB, type GoldenGraph } from '../helpers/fixtures';
-import { uploadJob } from '../helpers/upload';
+import { uploadJob, useUploads } from '../helpers/upload';
 import { zip } from '../helpers/zip';
 
 /**
@@ -22,34 +22,31 @@ const plain = (g: GoldenGraph) => ({
 
 describe('data-first files (as SharpHound writes them) ingest like meta-first ones', () => {
   const t = useTestApp({ maxUploadBytes: 8 * 1024 * 1024 });
-  let token: ApiToken;
+  const uploads = useUploads(t);
   let dir: string;
   let variants: string[];
   let expected: ReturnType<typeof plain>;
   beforeAll(async () => {
-    token = await apiToken(t.app, t.adminJwt);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-data-first-'));
     variants = writeDataFirstVariants(FILES, dir);
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const clear = () => t.testDb.db.query('truncate graph_edges, graph_nodes');
-  const jobOf = async (id: number) =>
-    (await signed(t.app, token, 'GET', '/api/v2/file-upload?limit=1000')).body.data.find((j: { id: number }) => j.id === id);
 
   it('every variant really is data first', () => {
     for (const v of variants) expect(fs.readFileSync(v, 'utf8')).toMatch(/^\{"data":\[/);
   });
 
   it('over REST, one file per request', async () => {
-    const first = await uploadJob(t.app, token, FILES);
+    const first = await uploadJob(t.app, uploads.token, FILES);
     await t.services.datapipe.drain();
-    expect(await jobOf(first)).toMatchObject({ status: 2, failed_files: 0 });
+    expect(await uploads.job(first)).toMatchObject({ status: 2, failed_files: 0 });
     expected = plain(await dumpGraph(t.testDb.db));
     expect(expected.nodes.length).toBeGreaterThan(100);
     await clear();
-    const second = await uploadJob(t.app, token, variants);
+    const second = await uploadJob(t.app, uploads.token, variants);
     await t.services.datapipe.drain();
-    expect(await jobOf(second)).toMatchObject({ status: 2, failed_files: 0 });
+    expect(await uploads.job(second)).toMatchObject({ status: 2, failed_files: 0 });
     expect(plain(await dumpGraph(t.testDb.db))).toEqual(expected);
   });
 
@@ -57,9 +54,9 @@ describe('data-first files (as SharpHound writes them) ingest like meta-first on
     const archive = await zip(variants.map((v) => [path.basename(v), fs.readFileSync(v)]));
     for (let i = 0; i < 3; i++) {
       await clear();
-      const id = await uploadJob(t.app, token, [['collection.zip', archive, 'application/zip']]);
+      const id = await uploadJob(t.app, uploads.token, [['collection.zip', archive, 'application/zip']]);
       await t.services.datapipe.drain();
-      expect(await jobOf(id)).toMatchObject({ status: 2, failed_files: 0 });
+      expect(await uploads.job(id)).toMatchObject({ status: 2, failed_files: 0 });
       expect(plain(await dumpGraph(t.testDb.db))).toEqual(expected);
     }
   });
@@ -77,7 +74,7 @@ describe('data-first files (as SharpHound writes them) ingest like meta-first on
   it('hostile files over REST fail one by one, named, and the server keeps serving', async () => {
     const users = fs.readFileSync(path.join(TESTLAB, 'users.json'));
     const cut = Buffer.from(dataFirst(users)).subarray(0, 20_000);
-    const id = await uploadJob(t.app, token, [
+    const id = await uploadJob(t.app, uploads.token, [
       ['cut-short.json', cut],
       ['empty-archive.zip', await zip([['readme.txt', 'no json here']]), 'application/zip'],
       [
@@ -88,7 +85,7 @@ describe('data-first files (as SharpHound writes them) ingest like meta-first on
       ['good.json', dataFirst(users)],
     ]);
     await t.services.datapipe.drain();
-    const job = await jobOf(id);
+    const job = await uploads.job(id);
     expect(job).toMatchObject({ status: 8, total_files: 5, failed_files: 4 });
     expect(job.status_message).toMatch(/cut-short\.json: malformed JSON: the file ends in the middle of a value at line 1, byte 20000/);
     expect(job.status_message).toMatch(/empty-archive\.zip: archive holds no JSON files/);
@@ -96,6 +93,6 @@ describe('data-first files (as SharpHound writes them) ingest like meta-first on
       /huge-string\.json: malformed JSON: a string is longer than the limit of 1048576 bytes at line 1, byte \d+/,
     );
     expect(job.status_message).toMatch(/twice\.json: malformed JSON: "meta" appears twice/);
-    expect((await signed(t.app, token, 'GET', '/api/v2/self')).status).toBe(200);
+    expect((await signed(t.app, uploads.token, 'GET', '/api/v2/self')).status).toBe(200);
   });
 });

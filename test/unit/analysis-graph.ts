@@ -1,18 +1,57 @@
 import { runAnalysis } from '../../src/analysis/run';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import type { Database } from '../../src/db/pool';
+import { useGraphDb } from '../helpers/graph';
 
-/** A small graph for one analysis rule: nodes as [objectid, kind, properties], edges as [start, kind, end]. */
+/**
+ * A small graph for one analysis rule: nodes as [objectid, kind, properties], edges as "start Kind end" — the
+ * notation of the harness drawings and of what `analyse` answers, so a scenario's input and its expected edges
+ * read alike (object ids hold no spaces).
+ */
 export interface SmallGraph {
   nodes: [string, string, Record<string, unknown>?][];
-  edges: [string, string, string][];
+  edges: string[];
 }
 
-/** Replaces the whole graph with `graph`, runs analysis, and returns the derived edges of `kinds` as "start kind end". */
+/** Several parts (a PKI chain, a domain, a scenario's own nodes) as one graph. */
+export const merge = (...parts: SmallGraph[]): SmallGraph => ({
+  nodes: parts.flatMap((p) => p.nodes),
+  edges: parts.flatMap((p) => p.edges),
+});
+
+/** Nodes of one kind in the domain `domainsid`, by object id: `inDomain(D).users('ALICE', 'BOB')`. */
+export function inDomain(domainsid: string) {
+  const of =
+    (kind: string) =>
+    (...names: string[]): SmallGraph['nodes'] =>
+      names.map((n) => [n, kind, { domainsid }]);
+  return { users: of('User'), groups: of('Group'), computers: of('Computer') };
+}
+
+/** "start Kind end" as its three parts; anything else is a mistake in the test, not an edge. */
+function parseEdge(edge: string): { start: string; kind: string; end: string } {
+  const parts = edge.split(' ');
+  if (parts.length !== 3 || parts.some((p) => !p)) throw new Error(`test edge "${edge}" is not "start Kind end"`);
+  const [start, kind, end] = parts as [string, string, string];
+  return { start, kind, end };
+}
+
+/**
+ * The analysis scenarios of one test file on a fresh database (made before its tests, dropped after them). Each
+ * `analyse` replaces the whole graph, so scenarios do not see each other.
+ */
+export function useAnalysis() {
+  const g = useGraphDb();
+  return {
+    db: () => g.db(),
+    /** Replaces the graph with `graph`, runs analysis, and returns the derived edges of `kinds` as "start Kind end". */
+    analyse: (graph: SmallGraph, kinds: string[]) => analyse(g.db(), graph, kinds),
+  };
+}
+
 export async function analyse(db: Database, graph: SmallGraph, kinds: string[]): Promise<string[]> {
-  const store = new PgGraphStore(db);
   await load(db, graph);
-  await runAnalysis(store);
+  await runAnalysis(new PgGraphStore(db));
   return derived(db, kinds);
 }
 
@@ -28,7 +67,7 @@ export async function load(db: Database, graph: SmallGraph): Promise<void> {
         properties: { objectid, name: objectid, ...props },
       })),
     );
-    await w.upsertEdges(graph.edges.map(([start, kind, end]) => ({ start, end, kind, properties: {} })));
+    await w.upsertEdges(graph.edges.map((e) => ({ ...parseEdge(e), properties: {} })));
   });
 }
 

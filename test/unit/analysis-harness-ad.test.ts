@@ -1,5 +1,4 @@
-import { createTestDb, type TestDb } from '../helpers/db';
-import { analyse, type SmallGraph } from './analysis-graph';
+import { inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph';
 
 /**
  * BloodHound's AD integration harnesses (cmd/api/src/test/integration/harnesses/*.json) translated node for node.
@@ -8,45 +7,29 @@ import { analyse, type SmallGraph } from './analysis-graph';
  */
 const D = 'S-1-5-21-9-9-9';
 const domain = (): SmallGraph => ({ nodes: [[D, 'Domain', { domainsid: D, collected: true, name: 'HARNESS.LOCAL' }]], edges: [] });
-const merge = (...parts: SmallGraph[]): SmallGraph => ({ nodes: parts.flatMap((p) => p.nodes), edges: parts.flatMap((p) => p.edges) });
-const groups = (...names: string[]): SmallGraph['nodes'] => names.map((n) => [n, 'Group', { domainsid: D }]);
+const { users, groups } = inDomain(D);
+/** A cross-product harness: Group1 is nodeset 1 (GetChanges), Group2 nodeset 2 (GetChangesAll), over `members`. */
+const crossProduct = (nodes: SmallGraph['nodes'], members: string[]): SmallGraph =>
+  merge(domain(), { nodes, edges: [...members, `Group1 GetChanges ${D}`, `Group2 GetChangesAll ${D}`] });
 
 describe('BloodHound AD harnesses', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-  });
-  afterAll(() => t.drop());
+  const { analyse } = useAnalysis();
 
   it('ShortcutHarness: a group in both sets stands for its members; a member reached only through it gets nothing', async () => {
-    const g = merge(domain(), {
-      nodes: [...groups('Group1', 'Group2', 'Group3', 'Group4'), ['User1', 'User', { domainsid: D }]],
-      edges: [
-        ['Group4', 'MemberOf', 'Group1'],
-        ['Group3', 'MemberOf', 'Group2'],
-        ['Group3', 'MemberOf', 'Group1'],
-        ['User1', 'MemberOf', 'Group4'],
-        ['User1', 'MemberOf', 'Group3'],
-        ['Group1', 'GetChanges', D], // nodeset 1
-        ['Group2', 'GetChangesAll', D], // nodeset 2
-      ],
-    });
-    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`]);
+    const g = crossProduct(
+      [...groups('Group1', 'Group2', 'Group3', 'Group4'), ...users('User1')],
+      ['Group4 MemberOf Group1', 'Group3 MemberOf Group2', 'Group3 MemberOf Group1', 'User1 MemberOf Group4', 'User1 MemberOf Group3'],
+    );
+    expect(await analyse(g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`]);
   });
 
   it('cross product with Authenticated Users in one set: the other set, first degree, is the answer', async () => {
     const AU = 'HARNESS.LOCAL-S-1-5-11';
-    const g = merge(domain(), {
-      nodes: [...groups('Group1', 'Group2', 'Group3', AU), ['User1', 'User', { domainsid: D }]],
-      edges: [
-        ['User1', 'MemberOf', 'Group1'],
-        ['Group3', 'MemberOf', 'Group1'],
-        [AU, 'MemberOf', 'Group2'],
-        ['Group1', 'GetChanges', D],
-        ['Group2', 'GetChangesAll', D],
-      ],
-    });
-    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group1 DCSync ${D}`]);
+    const g = crossProduct(
+      [...groups('Group1', 'Group2', 'Group3', AU), ...users('User1')],
+      ['User1 MemberOf Group1', 'Group3 MemberOf Group1', `${AU} MemberOf Group2`],
+    );
+    expect(await analyse(g, ['DCSync'])).toEqual([`Group1 DCSync ${D}`]);
   });
   it('CoerceAndRelayNTLMToSMB harness: unsigned targets with an unprotected computer admin, per domain', async () => {
     const D1 = 'S-1-2-3-4';
@@ -90,53 +73,48 @@ describe('BloodHound AD harnesses', () => {
         ...[...new Set(admins.map(([, c]) => c))].map((c): SmallGraph['nodes'][number] => [`${c}-544`, 'Group', {}]),
       ],
       edges: [
-        ['Computer3', 'MemberOf', 'Group5'],
-        ['Group5', 'MemberOf', `${D2}-525`],
-        ['Computer1', 'MemberOf', `${D1}-525`], // protected, but Domain1 is at 2008: still relays
-        ['Computer8', 'MemberOf', 'Group7'],
-        ['Group7', 'MemberOf', 'Group8'],
-        ...[...new Set(admins.map(([, c]) => c))].map((c): [string, string, string] => [`${c}-544`, 'LocalToComputer', c]),
-        ...admins.map(([a, c]): [string, string, string] => [a, 'MemberOfLocalGroup', `${c}-544`]),
+        'Computer3 MemberOf Group5',
+        `Group5 MemberOf ${D2}-525`,
+        `Computer1 MemberOf ${D1}-525`, // protected, but Domain1 is at 2008: still relays
+        'Computer8 MemberOf Group7',
+        'Group7 MemberOf Group8',
+        ...[...new Set(admins.map(([, c]) => c))].map((c) => `${c}-544 LocalToComputer ${c}`),
+        ...admins.map(([a, c]) => `${a} MemberOfLocalGroup ${c}-544`),
       ],
     };
-    expect(await analyse(t.db, g, ['CoerceAndRelayNTLMToSMB'])).toEqual([
+    expect(await analyse(g, ['CoerceAndRelayNTLMToSMB'])).toEqual([
       'DOMAIN1-S-1-5-11 CoerceAndRelayNTLMToSMB Computer2',
       'DOMAIN2-S-1-5-11 CoerceAndRelayNTLMToSMB Computer9',
     ]);
   });
   it('dcsyncharness: GetChanges and GetChangesAll held directly or through different groups', async () => {
     const g = merge(domain(), {
-      nodes: [
-        ...groups('Group1', 'Group2', 'Group3'),
-        ...['User1', 'User2', 'User3', 'User4'].map((u): SmallGraph['nodes'][number] => [u, 'User', { domainsid: D }]),
-      ],
+      nodes: [...groups('Group1', 'Group2', 'Group3'), ...users('User1', 'User2', 'User3', 'User4')],
       edges: [
-        ['User2', 'MemberOf', 'Group1'],
-        ['User2', 'MemberOf', 'Group2'],
-        ['User3', 'MemberOf', 'Group2'],
-        ['Group3', 'MemberOf', 'Group2'],
-        ['User4', 'MemberOf', 'Group3'],
-        ['User1', 'GetChanges', D],
-        ['User1', 'GetChangesAll', D],
-        ['Group1', 'GetChanges', D],
-        ['Group2', 'GetChangesAll', D],
-        ['Group3', 'GetChanges', D],
+        'User2 MemberOf Group1',
+        'User2 MemberOf Group2',
+        'User3 MemberOf Group2',
+        'Group3 MemberOf Group2',
+        'User4 MemberOf Group3',
+        `User1 GetChanges ${D}`,
+        `User1 GetChangesAll ${D}`,
+        `Group1 GetChanges ${D}`,
+        `Group2 GetChangesAll ${D}`,
+        `Group3 GetChanges ${D}`,
       ],
     });
-    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`, `User1 DCSync ${D}`, `User2 DCSync ${D}`]);
+    expect(await analyse(g, ['DCSync'])).toEqual([`Group3 DCSync ${D}`, `User1 DCSync ${D}`, `User2 DCSync ${D}`]);
   });
   it('ShortcutHarnessEveryone: a set reaching Everyone adds no condition; the other set, first degree, is the answer', async () => {
-    const g = merge(domain(), {
-      nodes: [...groups('Group1', 'Group2', 'Group3', 'TEST.LOCAL-S-1-1-0'), ['User1', 'User', { domainsid: D }]],
-      edges: [
-        ['TEST.LOCAL-S-1-1-0', 'MemberOf', 'Group1'], // Group4 (Everyone)
-        ['Group3', 'MemberOf', 'Group2'],
-        ['User1', 'MemberOf', 'TEST.LOCAL-S-1-1-0'],
-        ['User1', 'MemberOf', 'Group3'],
-        ['Group1', 'GetChanges', D], // nodeset 1
-        ['Group2', 'GetChangesAll', D], // nodeset 2
+    const g = crossProduct(
+      [...groups('Group1', 'Group2', 'Group3', 'TEST.LOCAL-S-1-1-0'), ...users('User1')],
+      [
+        'TEST.LOCAL-S-1-1-0 MemberOf Group1', // Group4 (Everyone)
+        'Group3 MemberOf Group2',
+        'User1 MemberOf TEST.LOCAL-S-1-1-0',
+        'User1 MemberOf Group3',
       ],
-    });
-    expect(await analyse(t.db, g, ['DCSync'])).toEqual([`Group2 DCSync ${D}`]);
+    );
+    expect(await analyse(g, ['DCSync'])).toEqual([`Group2 DCSync ${D}`]);
   });
 });

@@ -1,5 +1,4 @@
-import { createTestDb, type TestDb } from '../helpers/db';
-import { analyse, type SmallGraph } from './analysis-graph';
+import { inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph';
 
 /**
  * BloodHound's ADCS integration harnesses (cmd/api/src/test/integration/harnesses/*.json) translated node for node:
@@ -16,14 +15,14 @@ const chain = (): SmallGraph => ({
     ['RootCA1', 'RootCA', { domainsid: D, certthumbprint: 'R1', certchain: ['R1'] }],
     ['NTAuthStore1', 'NTAuthStore', { domainsid: D, certthumbprints: ['E1'] }],
     // Not drawn in the harness; our ESC rules (like GoldenCert) need the CA service hosted somewhere.
-    ['Host1', 'Computer', { domainsid: D }],
+    ...computers('Host1'),
   ],
   edges: [
-    ['RootCA1', 'RootCAFor', D],
-    ['EnterpriseCA1', 'EnterpriseCAFor', 'RootCA1'],
-    ['EnterpriseCA1', 'TrustedForNTAuth', 'NTAuthStore1'],
-    ['NTAuthStore1', 'NTAuthStoreFor', D],
-    ['Host1', 'HostsCAService', 'EnterpriseCA1'],
+    `RootCA1 RootCAFor ${D}`,
+    'EnterpriseCA1 EnterpriseCAFor RootCA1',
+    'EnterpriseCA1 TrustedForNTAuth NTAuthStore1',
+    `NTAuthStore1 NTAuthStoreFor ${D}`,
+    'Host1 HostsCAService EnterpriseCA1',
   ],
 });
 /** Properties the Go harnesses set on every template besides the drawn ones (BloodHound skips a template missing one). */
@@ -39,16 +38,10 @@ const TEMPLATE = {
   subjectaltrequirespn: false,
   nosecurityextension: false,
 };
-const merge = (...parts: SmallGraph[]): SmallGraph => ({ nodes: parts.flatMap((p) => p.nodes), edges: parts.flatMap((p) => p.edges) });
-const users = (...names: string[]): SmallGraph['nodes'] => names.map((n) => [n, 'User', { domainsid: D }]);
-const groups = (...names: string[]): SmallGraph['nodes'] => names.map((n) => [n, 'Group', { domainsid: D }]);
+const { users, groups, computers } = inDomain(D);
 
 describe('BloodHound ADCS harnesses', () => {
-  let t: TestDb;
-  beforeAll(async () => {
-    t = await createTestDb();
-  });
-  afterAll(() => t.drop());
+  const { analyse } = useAnalysis();
 
   it('adcsesc1-1: the cross product keeps a member that also qualifies through another first-degree group', async () => {
     const g = merge(chain(), {
@@ -58,21 +51,21 @@ describe('BloodHound ADCS harnesses', () => {
         ...users('User1-1', 'User1-2', 'User1-3', 'User1-4', 'User1-5'),
       ],
       edges: [
-        ['CertTemplate1', 'PublishedTo', 'EnterpriseCA1'],
-        ['User1-1', 'MemberOf', 'Group1-3'],
-        ['User1-2', 'MemberOf', 'Group1-3'],
-        ['User1-4', 'MemberOf', 'Group1-2'],
-        ['User1-3', 'MemberOf', 'Group1-2'],
-        ['User1-1', 'MemberOf', 'Group1-1'],
-        ['User1-3', 'MemberOf', 'Group1-1'],
-        ['User1-5', 'MemberOf', 'Group1-1'],
-        ['Group1-1', 'Enroll', 'CertTemplate1'],
-        ['Group1-2', 'Enroll', 'EnterpriseCA1'],
-        ['Group1-3', 'Enroll', 'EnterpriseCA1'],
-        ['Group1-3', 'Enroll', 'CertTemplate1'],
+        'CertTemplate1 PublishedTo EnterpriseCA1',
+        'User1-1 MemberOf Group1-3',
+        'User1-2 MemberOf Group1-3',
+        'User1-4 MemberOf Group1-2',
+        'User1-3 MemberOf Group1-2',
+        'User1-1 MemberOf Group1-1',
+        'User1-3 MemberOf Group1-1',
+        'User1-5 MemberOf Group1-1',
+        'Group1-1 Enroll CertTemplate1',
+        'Group1-2 Enroll EnterpriseCA1',
+        'Group1-3 Enroll EnterpriseCA1',
+        'Group1-3 Enroll CertTemplate1',
       ],
     });
-    expect(await analyse(t.db, g, ['ADCSESC1'])).toEqual([`Group1-3 ADCSESC1 ${D}`, `User1-1 ADCSESC1 ${D}`, `User1-3 ADCSESC1 ${D}`]);
+    expect(await analyse(g, ['ADCSESC1'])).toEqual([`Group1-3 ADCSESC1 ${D}`, `User1-1 ADCSESC1 ${D}`, `User1-3 ADCSESC1 ${D}`]);
   });
   it('ESC9aHarnessDC1: weak certificate binding (0 or 1) on a DC of the domain, not -1, 2, 3 or missing', async () => {
     // Per domain i: EnterpriseCAi -IssuedSignedBy-> RootCAi -RootCAFor-> Domaini, trusted in NTAuthStorei, DCs of
@@ -102,21 +95,18 @@ describe('BloodHound ADCS harnesses', () => {
           ...dcProps.map((p, j): SmallGraph['nodes'][number] => [`DC${i}-${j}`, 'Computer', { domainsid: d, isdc: true, ...p }]),
         ],
         edges: [
-          [`RootCA${i}`, 'RootCAFor', d],
-          [`NTAuthStore${i}`, 'NTAuthStoreFor', d],
-          [`Host${i}`, 'HostsCAService', `EnterpriseCA${i}`],
-          [`CertTemplate${i}`, 'PublishedTo', `EnterpriseCA${i}`],
-          [`User${i}`, 'Enroll', `EnterpriseCA${i}`],
-          [`User${i}`, 'Enroll', `CertTemplate${i}`],
-          [`Group${i}`, 'GenericAll', `User${i}`],
-          ...dcProps.map((_, j): [string, string, string] => [`DC${i}-${j}`, 'DCFor', d]),
+          `RootCA${i} RootCAFor ${d}`,
+          `NTAuthStore${i} NTAuthStoreFor ${d}`,
+          `Host${i} HostsCAService EnterpriseCA${i}`,
+          `CertTemplate${i} PublishedTo EnterpriseCA${i}`,
+          `User${i} Enroll EnterpriseCA${i}`,
+          `User${i} Enroll CertTemplate${i}`,
+          `Group${i} GenericAll User${i}`,
+          ...dcProps.map((_, j) => `DC${i}-${j} DCFor ${d}`),
         ],
       };
     });
-    expect(await analyse(t.db, merge(...parts), ['ADCSESC9a', 'ADCSESC9b'])).toEqual([
-      'Group0 ADCSESC9a Domain0',
-      'Group1 ADCSESC9a Domain1',
-    ]);
+    expect(await analyse(merge(...parts), ['ADCSESC9a', 'ADCSESC9b'])).toEqual(['Group0 ADCSESC9a Domain0', 'Group1 ADCSESC9a Domain1']);
   });
   it('esc13harness1: only templates allowing authentication without approval or signatures pass the linked group on', async () => {
     // ExtendedByPolicy is derived (PostExtendedByPolicyBinding): the drawn edge becomes a certificate policy OID the
@@ -139,15 +129,11 @@ describe('BloodHound ADCS harnesses', () => {
         ['IssuancePolicy', 'IssuancePolicy', { domainsid: D, certtemplateoid: OID }],
       ],
       edges: [
-        ['Group0', 'Enroll', 'EnterpriseCA1'],
-        ['IssuancePolicy', 'OIDGroupLink', 'Group6'],
-        ...templates.flatMap(([n], i): [string, string, string][] => [
-          [n, 'PublishedTo', 'EnterpriseCA1'],
-          [`Group${i + 1}`, 'Enroll', n],
-          [`Group${i + 1}`, 'MemberOf', 'Group0'],
-        ]),
+        'Group0 Enroll EnterpriseCA1',
+        'IssuancePolicy OIDGroupLink Group6',
+        ...templates.flatMap(([n], i) => [`${n} PublishedTo EnterpriseCA1`, `Group${i + 1} Enroll ${n}`, `Group${i + 1} MemberOf Group0`]),
       ],
     });
-    expect(await analyse(t.db, g, ['ADCSESC13'])).toEqual(['Group1 ADCSESC13 Group6', 'Group2 ADCSESC13 Group6']);
+    expect(await analyse(g, ['ADCSESC13'])).toEqual(['Group1 ADCSESC13 Group6', 'Group2 ADCSESC13 Group6']);
   });
 });

@@ -165,21 +165,34 @@ describe('AzureHound Entra ID records', () => {
     );
   });
 
-  it('AZDevice and AZRole: device properties; roles as ROLEID@TENANT with their template id', () => {
-    expect(o.nodes.get(DEV)!.properties).toMatchObject({
-      name: 'WKS-01@CONTOSO.ONMICROSOFT.COM',
-      operatingsystem: 'Windows',
-      operatingsystemversion: '10.0.22631',
-      trusttype: 'AzureAd',
-      deviceid: 'd1e2f3a4-0000-4000-8000-000000000001',
-    });
-    expect(o.nodes.get(`${GA}@${T}`)!.properties).toMatchObject({
-      name: 'GLOBAL ADMINISTRATOR@CONTOSO.ONMICROSOFT.COM',
-      templateid: '62e90394-69f5-4237-9190-012177145e10',
-      isbuiltin: true,
-      enabled: true,
-      tenantid: T,
-    });
+  it.each([
+    [
+      'AZDevice',
+      DEV,
+      {
+        name: 'WKS-01@CONTOSO.ONMICROSOFT.COM',
+        operatingsystem: 'Windows',
+        operatingsystemversion: '10.0.22631',
+        trusttype: 'AzureAd',
+        deviceid: 'd1e2f3a4-0000-4000-8000-000000000001',
+      },
+    ],
+    [
+      'AZRole (as ROLEID@TENANT, with its template id)',
+      `${GA}@${T}`,
+      {
+        name: 'GLOBAL ADMINISTRATOR@CONTOSO.ONMICROSOFT.COM',
+        templateid: '62e90394-69f5-4237-9190-012177145e10',
+        isbuiltin: true,
+        enabled: true,
+        tenantid: T,
+      },
+    ],
+  ])('%s: the node and its properties', (_record, id, props) => {
+    expect(o.nodes.get(id)!.properties).toMatchObject(props);
+  });
+
+  it('AZRole: the tenant contains its roles', () => {
     expect(edgesOf(o, 'AZRole')).toContain(`${T} -[AZContains]-> ${GA}@${T}`);
   });
 
@@ -190,11 +203,13 @@ describe('AzureHound Entra ID records', () => {
     expect(o.edges.get(`${SP} -[AZMemberOf]-> ${G1}`)).toMatchObject({ startKind: 'AZServicePrincipal', endKind: 'AZGroup' });
   });
 
-  it('owners of groups, apps, service principals and devices become AZOwns', () => {
-    expect(edgesOf(o, 'AZGroupOwner')).toEqual([`${U2} -[AZOwns]-> ${G1}`]);
-    expect(edgesOf(o, 'AZAppOwner')).toEqual([`${U2} -[AZOwns]-> ${APP}`]);
-    expect(edgesOf(o, 'AZServicePrincipalOwner')).toEqual([`${GRAPHSP} -[AZOwns]-> ${SP}`]);
-    expect(edgesOf(o, 'AZDeviceOwner')).toEqual([`${U3} -[AZOwns]-> ${DEV}`]);
+  it.each([
+    ['AZGroupOwner', U2, G1],
+    ['AZAppOwner', U2, APP],
+    ['AZServicePrincipalOwner', GRAPHSP, SP],
+    ['AZDeviceOwner', U3, DEV],
+  ])('%s: owners become AZOwns', (kind, owner, owned) => {
+    expect(edgesOf(o, kind)).toEqual([`${owner} -[AZOwns]-> ${owned}`]);
   });
 
   it('AZRoleAssignment: AZHasRole with its scope; a scoped application administrator controls the object', () => {
@@ -324,31 +339,37 @@ describe('AzureHound Resource Manager records', () => {
     expect(edgesOf(o, 'AZManagedCluster')).toEqual([`${MC} -[AZNodeResourceGroup]-> ${nodeRg}`, `${RG} -[AZContains]-> ${MC}`].sort());
   });
 
-  it('owners and user access administrators of subscriptions, resource groups and management groups (inherited ones skipped)', () => {
-    expect(edgesOf(o, 'AZSubscriptionOwner')).toEqual([`${U1} -[AZOwner]-> ${SUB}`]);
-    expect(edgesOf(o, 'AZSubscriptionUserAccessAdmin')).toEqual([`${U2} -[AZUserAccessAdministrator]-> ${SUB}`]);
-    expect(edgesOf(o, 'AZResourceGroupOwner')).toEqual([`${U1} -[AZOwner]-> ${RG}`]);
-    expect(edgesOf(o, 'AZResourceGroupUserAccessAdmin')).toEqual([`${U3} -[AZUserAccessAdministrator]-> ${RG}`]);
-    expect(edgesOf(o, 'AZManagementGroupOwner')).toEqual([`${U1} -[AZOwner]-> ${MG}`]);
-    expect(edgesOf(o, 'AZManagementGroupUserAccessAdmin')).toEqual([`${G1} -[AZUserAccessAdministrator]-> ${MG}`]);
+  // Role records on a scope: the principal gets the role's edge to the scope; inherited assignments are skipped.
+  it.each([
+    // subscriptions, resource groups and management groups
+    ['AZSubscriptionOwner', U1, 'AZOwner', SUB],
+    ['AZSubscriptionUserAccessAdmin', U2, 'AZUserAccessAdministrator', SUB],
+    ['AZResourceGroupOwner', U1, 'AZOwner', RG],
+    ['AZResourceGroupUserAccessAdmin', U3, 'AZUserAccessAdministrator', RG],
+    ['AZManagementGroupOwner', U1, 'AZOwner', MG],
+    ['AZManagementGroupUserAccessAdmin', G1, 'AZUserAccessAdministrator', MG],
+    // key vault roles
+    ['AZKeyVaultOwner', U1, 'AZOwner', KV],
+    ['AZKeyVaultUserAccessAdmin', U2, 'AZUserAccessAdministrator', KV],
+    ['AZKeyVaultContributor', U3, 'AZContributor', KV],
+    ['AZKeyVaultKVContributor', G1, 'AZKeyVaultContributor', KV],
+    // virtual machine roles, assigned on the VM itself (Avere contributors whatever their case)
+    ['AZVMAdminLogin', U2, 'AZVMAdminLogin', VM],
+    ['AZVMAvereContributor', U3, 'AZAvereContributor', VM],
+    ['AZVMContributor', U3, 'AZContributor', VM],
+    ['AZVMVMContributor', G1, 'AZVMContributor', VM],
+    ['AZVMOwner', U1, 'AZOwner', VM],
+    ['AZVMUserAccessAdmin', U2, 'AZUserAccessAdministrator', VM],
+  ])('%s: the role edge from its principal to its scope', (kind, principal, edge, scope) => {
+    expect(edgesOf(o, kind)).toEqual([`${principal} -[${edge}]-> ${scope}`]);
+  });
+
+  it('a role edge on a scope goes from AZBase (any principal) to the scope kind', () => {
     expect(o.edges.get(`${U1} -[AZOwner]-> ${SUB}`)).toMatchObject({ startKind: 'AZBase', endKind: 'AZSubscription' });
   });
 
-  it('key vault roles and access policies', () => {
-    expect(edgesOf(o, 'AZKeyVaultOwner')).toEqual([`${U1} -[AZOwner]-> ${KV}`]);
-    expect(edgesOf(o, 'AZKeyVaultUserAccessAdmin')).toEqual([`${U2} -[AZUserAccessAdministrator]-> ${KV}`]);
-    expect(edgesOf(o, 'AZKeyVaultContributor')).toEqual([`${U3} -[AZContributor]-> ${KV}`]);
-    expect(edgesOf(o, 'AZKeyVaultKVContributor')).toEqual([`${G1} -[AZKeyVaultContributor]-> ${KV}`]);
+  it('AZKeyVaultAccessPolicy: one edge per permission granted', () => {
     expect(edgesOf(o, 'AZKeyVaultAccessPolicy')).toEqual([`${SP} -[AZGetCertificates]-> ${KV}`, `${SP} -[AZGetSecrets]-> ${KV}`]);
-  });
-
-  it('virtual machine roles: assignments on the VM itself, whatever their case for Avere contributors', () => {
-    expect(edgesOf(o, 'AZVMAdminLogin')).toEqual([`${U2} -[AZVMAdminLogin]-> ${VM}`]);
-    expect(edgesOf(o, 'AZVMAvereContributor')).toEqual([`${U3} -[AZAvereContributor]-> ${VM}`]);
-    expect(edgesOf(o, 'AZVMContributor')).toEqual([`${U3} -[AZContributor]-> ${VM}`]);
-    expect(edgesOf(o, 'AZVMVMContributor')).toEqual([`${G1} -[AZVMContributor]-> ${VM}`]);
-    expect(edgesOf(o, 'AZVMOwner')).toEqual([`${U1} -[AZOwner]-> ${VM}`]);
-    expect(edgesOf(o, 'AZVMUserAccessAdmin')).toEqual([`${U2} -[AZUserAccessAdministrator]-> ${VM}`]);
   });
 
   it.each([
