@@ -39,6 +39,9 @@ export class GraphIndex {
 
   private readonly denseById?: Int32Array;
   private outSide?: Side;
+  private readonly kindSets = new Map<string, Uint8Array>();
+  private markTable?: Int32Array;
+  private markStamp = 0;
   private inSide?: Side;
   private readonly nodeKindBits = new Map<string, number>();
   private readonly edgeKindIds = new Map<string, number>();
@@ -199,6 +202,19 @@ export class GraphIndex {
       : (this.inSide ??= { offsets: this.inOffsets, others: this.inSources, edges: this.inEdge });
   }
 
+  /**
+   * A table of one stamp per node and a fresh stamp: `table[n] === stamp` means "n seen" for one traversal. Shared,
+   * so only synchronous traversals that do not nest may use it (each call starts a new, empty set of marks).
+   */
+  marks(): { table: Int32Array; stamp: number } {
+    this.markTable ??= new Int32Array(this.nodeCount);
+    if (++this.markStamp === 0x7fffffff) {
+      this.markTable.fill(0);
+      this.markStamp = 1;
+    }
+    return { table: this.markTable, stamp: this.markStamp };
+  }
+
   /** Dense number of a store id, or -1. */
   dense(dbId: number): number {
     if (this.denseById) return dbId < this.denseById.length ? this.denseById[dbId]! : -1;
@@ -248,13 +264,21 @@ export class GraphIndex {
     return this.edgeKindNames.get(id) ?? 'Unknown';
   }
 
-  /** A membership table over edge kind ids (for filters). */
+  /**
+   * A membership table over edge kind ids (for filters). Kept per list of names: callers only read it, and a
+   * 64 KiB table per call was garbage on every entity count request.
+   */
   kindSet(names: Iterable<string>): Uint8Array {
-    const set = new Uint8Array(65536);
-    for (const n of names) {
+    const list = [...names];
+    const key = list.join('\u0000');
+    let set = this.kindSets.get(key);
+    if (set) return set;
+    set = new Uint8Array(65536);
+    for (const n of list) {
       const id = this.edgeKindIds.get(n);
       if (id !== undefined) set[id] = 1;
     }
+    if (this.kindSets.size < 256) this.kindSets.set(key, set);
     return set;
   }
 
