@@ -264,12 +264,18 @@ export class PgGraphStore implements GraphStore {
         const rows = await q.query<{ id: number; objectid: string }>(SQL.NODE_IDS_BY_OBJECTIDS, [objectids]);
         return new Map(rows.map((r) => [r.objectid, r.id]));
       },
-      deleteNodes: async (objectids: string[]) => (objectids.length ? q.execute(SQL.DELETE_NODES, [objectids]) : 0),
+      deleteNodes: async (objectids: string[]) => {
+        bulk?.forget(objectids);
+        return objectids.length ? q.execute(SQL.DELETE_NODES, [objectids]) : 0;
+      },
       deleteEdgesOfKinds: async (kinds: readonly string[]) => {
         const ids = [...(await this.kindIds(q, kinds)).values()];
         return q.execute(SQL.DELETE_EDGES_OF_KINDS, [ids]);
       },
-      removeKindEverywhere: async (kind: string) => q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]),
+      removeKindEverywhere: async (kind: string) => {
+        bulk?.forget();
+        return q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]);
+      },
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
     };
     // Node and edge batches are written in the background while the caller prepares the next one (parsing and
