@@ -125,13 +125,13 @@ export class Stager {
       this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.ENDPOINT_IDS));
       await this.q.query(SQL.CLEAR_ENDPOINTS);
     }
-    const byId: StagedEdgeById[] = [];
-    for (const e of rows) {
+    // Rows by node id, encoded straight from the batch (an edge whose endpoint did not resolve is left out).
+    const encode = (e: StagedEdge) => {
       const s = this.known.get(e.start);
       const t = this.known.get(e.end);
-      if (s && t) byId.push({ startId: s.id, endId: t.id, kindId: e.kindId, properties: e.properties });
-    }
-    if (!(this.direct && (await this.copyDirect(byId)))) await this.edgesById(byId);
+      return s && t ? `${s.id}\t${t.id}\t${e.kindId}\t${copyJson(e.properties)}\n` : '';
+    };
+    if (!(this.direct && (await this.copyDirect(rows, encode)))) await this.mergeById(rows, encode);
   }
 
   /**
@@ -140,10 +140,10 @@ export class Stager {
    * an existing edge fails on the unique index; it is rolled back to the savepoint and merged instead, and the rest
    * of the transaction merges (a re-upload of the same data would fail every batch).
    */
-  private async copyDirect(rows: readonly StagedEdgeById[]): Promise<boolean> {
+  private async copyDirect<T>(rows: readonly T[], encode: (row: T) => string): Promise<boolean> {
     await this.q.query(SQL.SAVEPOINT);
     try {
-      await this.q.copyFrom(SQL.COPY_GRAPH_EDGES, chunks(rows, edgeById));
+      await this.q.copyFrom(SQL.COPY_GRAPH_EDGES, chunks(rows, encode));
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
       await this.q.query(SQL.ROLLBACK_TO);
@@ -155,7 +155,11 @@ export class Stager {
   }
 
   async edgesById(rows: readonly StagedEdgeById[]): Promise<void> {
-    await this.stage(SQL.COPY_EDGES_BY_ID, rows, edgeById);
+    await this.mergeById(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`);
+  }
+
+  private async mergeById<T>(rows: readonly T[], encode: (row: T) => string): Promise<void> {
+    await this.stage(SQL.COPY_EDGES_BY_ID, rows, encode);
     await this.q.query(SQL.MERGE_EDGES_BY_ID);
     await this.q.query(SQL.CLEAR_EDGES_BY_ID);
   }
@@ -173,5 +177,3 @@ export class Stager {
     await this.q.copyFrom(copy, chunks(rows, encode));
   }
 }
-
-const edgeById = (e: StagedEdgeById) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`;

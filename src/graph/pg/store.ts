@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
-import { baseKindOf, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
+import { edgeKindNames, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
 import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
@@ -207,10 +207,7 @@ export class PgGraphStore implements GraphStore {
       },
       upsertEdges: async (edges: EdgeInput[]) => {
         const merged = mergeEdges(edges);
-        const ids = await this.kindIds(q, [
-          ...merged.map((e) => e.kind),
-          ...merged.flatMap((e) => [e.startKind ?? 'Base', e.endKind ?? 'Base', baseKindOf(e.startKind), baseKindOf(e.endKind)]),
-        ]);
+        const ids = await this.kindIds(q, edgeKindNames(merged));
         const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
         for (let i = 0; i < merged.length; i += batchSize) {
           const batch = merged.slice(i, i + batchSize);
@@ -325,7 +322,7 @@ export class PgGraphStore implements GraphStore {
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */
-  private async kindIds(q: Queryable, names: readonly string[]): Promise<Map<string, number>> {
+  private async kindIds(q: Queryable, names: Iterable<string>): Promise<Map<string, number>> {
     const wanted = [...new Set(names)];
     const missing = wanted.filter((n) => !this.byName.has(n));
     if (missing.length) {
