@@ -3,7 +3,10 @@ import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from './m
 
 /** Writes to the graph, inside one transaction of `GraphStore.write`. */
 export interface GraphWriter {
-  /** The transaction itself, for callers that record their own rows atomically with the graph writes. */
+  /**
+   * The transaction itself, for callers that record their own rows atomically with the graph writes. Not for
+   * writing graph rows: the writer remembers the node ids and kinds it has written for the rest of the transaction.
+   */
   readonly tx: Queryable;
   /** Merges nodes by object id: kinds are unioned, incoming properties win. */
   upsertNodes(nodes: NodeInput[]): Promise<void>;

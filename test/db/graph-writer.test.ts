@@ -83,6 +83,29 @@ describe('graph writer', () => {
     ]);
   });
 
+  it('resolves endpoints again after a node is deleted or loses a kind in the same write', async () => {
+    await g.store().write(async (w) => {
+      await w.upsertNodes([{ objectid: 'K1', kinds: ['Base', 'User'], properties: {} }]);
+      await w.upsertEdges([{ start: 'K1', end: 'K2', kind: 'MemberOf', properties: {}, endKind: 'Group' }]);
+      // Both nodes are known to the writer now; a deleted one must come back as a new placeholder, not a stale id.
+      await w.deleteNodes(['K2']);
+      await w.upsertEdges([{ start: 'K1', end: 'K2', kind: 'AdminTo', properties: {}, endKind: 'Computer' }]);
+      // A kind taken off every node: the placeholder K3 is left with Base alone and typed again by the next edge.
+      await w.upsertEdges([{ start: 'K1', end: 'K3', kind: 'MemberOf', properties: {}, endKind: 'Group' }]);
+      await w.removeKindEverywhere('Group');
+      await w.upsertEdges([{ start: 'K1', end: 'K3', kind: 'GenericAll', properties: {}, endKind: 'Group' }]);
+    });
+    const [k1, k2, k3] = await Promise.all(['K1', 'K2', 'K3'].map(async (o) => (await g.store().nodeByObjectId(o))!));
+    expect(k2!.kinds.sort()).toEqual(['Base', 'Computer']);
+    expect(k3!.kinds.sort()).toEqual(['Base', 'Group']);
+    const edges = await g.store().edgesByTriples([
+      { startId: k1!.id, endId: k2!.id, kind: 'MemberOf' },
+      { startId: k1!.id, endId: k2!.id, kind: 'AdminTo' },
+      { startId: k1!.id, endId: k3!.id, kind: 'GenericAll' },
+    ]);
+    expect(edges.map((e) => e.kind).sort()).toEqual(['AdminTo', 'GenericAll']);
+  });
+
   it('writes nothing of a transaction that fails, even with a batch still in flight', async () => {
     const before = await g.store().counts();
     await expect(

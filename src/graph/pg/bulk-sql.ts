@@ -4,23 +4,23 @@
 export const CREATE_STAGING = /* SQL */ `-- graph.bulk.createStaging
 create temp table if not exists gas_stage_nodes (o text not null, k smallint[] not null, p jsonb not null) on commit drop;
 create temp table if not exists gas_stage_ends (o text not null, k smallint[] not null, seen text) on commit drop;
-create temp table if not exists gas_stage_edges (s text not null, t text not null, k smallint not null, p jsonb not null) on commit drop;
 create temp table if not exists gas_stage_edge_ids (s bigint not null, t bigint not null, k smallint not null, p jsonb not null) on commit drop`;
 
 export const COPY_NODES = `copy gas_stage_nodes (o, k, p) from stdin`;
 export const COPY_ENDPOINTS = `copy gas_stage_ends (o, k, seen) from stdin`;
-export const COPY_EDGES = `copy gas_stage_edges (s, t, k, p) from stdin`;
 export const COPY_EDGES_BY_ID = `copy gas_stage_edge_ids (s, t, k, p) from stdin`;
 
 // Kinds are unioned; properties merge with the incoming ones winning (additive, like BloodHound's ingest).
-// Staged rows are unique per object id (merged before staging): a statement may not touch a row twice.
+// Staged rows are unique per object id (merged before staging): a statement may not touch a row twice. The ids
+// and kinds come back so the batch's edges need no look-up of these nodes.
 export const MERGE_NODES = /* SQL */ `-- graph.bulk.mergeNodes
 insert into graph_nodes as n (objectid, kind_ids, properties)
 select s.o, s.k, s.p from gas_stage_nodes s
 on conflict (objectid) do update
 set kind_ids = case when n.kind_ids @> excluded.kind_ids then n.kind_ids
                     else array(select distinct x from unnest(n.kind_ids || excluded.kind_ids) as u(x) order by 1) end,
-    properties = n.properties || excluded.properties`;
+    properties = n.properties || excluded.properties
+returning n.objectid as o, n.id, n.kind_ids as k`;
 
 // A placeholder of unknown type (at most its source kind) learns the type an edge gives it. Typed nodes, the hubs
 // most edges point at, are not touched: no new row versions on a few hot rows.
@@ -39,25 +39,13 @@ from gas_stage_ends s
 where not exists (select 1 from graph_nodes n where n.objectid = s.o)
 on conflict (objectid) do nothing`;
 
-// Object ids resolve once per distinct endpoint of the batch (hubs appear in thousands of its edges), each by an
-// index probe: a join of the edges against graph_nodes lets the planner hash the whole node table per batch.
-export const MERGE_EDGES = /* SQL */ `-- graph.bulk.mergeEdges
-with ids as materialized (
-  select s.o, (select n.id from graph_nodes n where n.objectid = s.o) as id from gas_stage_ends s
-)
-insert into graph_edges as e (start_id, end_id, kind_id, properties)
-select a.id, b.id, r.k, r.p
-from gas_stage_edges r
-join ids a on a.o = r.s
-join ids b on b.o = r.t
-where a.id is not null and b.id is not null
-on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
-
-// The node ids of a batch's endpoints (all exist once CREATE_ENDPOINTS has run), for the direct COPY below.
+// The ids and kinds of a batch's new endpoints (all exist once CREATE_ENDPOINTS has run). The writer keeps them
+// for the rest of its transaction, so the rows are locked against deletion by another one until it commits (the
+// edges have no foreign keys that would notice a vanished node).
 export const ENDPOINT_IDS = /* SQL */ `-- graph.bulk.endpointIds
-select s.o, n.id from gas_stage_ends s join graph_nodes n on n.objectid = s.o`;
+select s.o, n.id, n.kind_ids as k from gas_stage_ends s join graph_nodes n on n.objectid = s.o for key share of n`;
 
-// Edges straight into the graph: the same rows MERGE_EDGES would insert when none of them exists yet.
+// Edges straight into the graph: the same rows MERGE_EDGES_BY_ID would insert when none of them exists yet.
 export const COPY_GRAPH_EDGES = `copy graph_edges (start_id, end_id, kind_id, properties) from stdin`;
 export const SAVEPOINT = `savepoint gas_direct_edges`;
 export const RELEASE = `release savepoint gas_direct_edges`;
@@ -69,5 +57,5 @@ select r.s, r.t, r.k, r.p from gas_stage_edge_ids r
 on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
 
 export const CLEAR_NODES = `truncate gas_stage_nodes`;
-export const CLEAR_EDGES = `truncate gas_stage_ends, gas_stage_edges`;
+export const CLEAR_ENDPOINTS = `truncate gas_stage_ends`;
 export const CLEAR_EDGES_BY_ID = `truncate gas_stage_edge_ids`;

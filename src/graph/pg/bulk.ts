@@ -71,11 +71,31 @@ function* chunks<T>(rows: readonly T[], encode: (row: T) => string): Generator<s
   if (buf) yield buf;
 }
 
+/**
+ * What one write transaction knows of the nodes it wrote or resolved: id and kind ids, as they are after its own
+ * statements (within the transaction kinds only grow, unless the store is told otherwise through forget()).
+ */
+interface Known {
+  id: number;
+  k: number[];
+}
+
+/** Whether an endpoint must go through the database: unknown, or a placeholder the edge would give a type. */
+function unresolved(known: Known | undefined, kindIds: readonly number[]): boolean {
+  // TYPE_PLACEHOLDERS only touches nodes with at most one kind that lack one of the edge's kinds.
+  return !known || (known.k.length <= 1 && !kindIds.every((k) => known.k.includes(k)));
+}
+
 /** The staging tables of one write transaction (dropped at commit), created on first use. */
 export class Stager {
   private created = false;
   /** Whether edges may still be COPYed straight into the graph (see copyDirect). */
   private direct = true;
+  /**
+   * Node ids by object id, learned from this transaction's own merges: an endpoint met before needs no staging,
+   * no typing, no look-up (hubs recur in every batch, and each object's own node was just merged).
+   */
+  private readonly known = new Map<string, Known>();
 
   constructor(private readonly q: Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> }) {}
 
@@ -83,54 +103,47 @@ export class Stager {
     return q.copyFrom ? new Stager(q as Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> }) : undefined;
   }
 
+  /** Drops what is known of these nodes (deleted), or of all nodes (their kinds changed behind the merges). */
+  forget(objectids?: readonly string[]): void {
+    if (!objectids) this.known.clear();
+    else for (const o of objectids) this.known.delete(o);
+  }
+
   async nodes(rows: readonly StagedNode[]): Promise<void> {
-    await this.ready();
-    await this.q.copyFrom(
-      SQL.COPY_NODES,
-      chunks(rows, (n) => `${copyText(n.objectid)}\t{${n.kindIds.join(',')}}\t${copyJson(n.properties)}\n`),
-    );
-    await this.q.query(SQL.MERGE_NODES);
+    await this.stage(SQL.COPY_NODES, rows, (n) => `${copyText(n.objectid)}\t{${n.kindIds.join(',')}}\t${copyJson(n.properties)}\n`);
+    this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.MERGE_NODES));
     await this.q.query(SQL.CLEAR_NODES);
   }
 
   async edges(endpoints: readonly StagedEndpoint[], rows: readonly StagedEdge[]): Promise<void> {
-    await this.ready();
-    await this.q.copyFrom(
-      SQL.COPY_ENDPOINTS,
-      chunks(endpoints, (n) => `${copyText(n.objectid)}\t{${n.kindIds.join(',')}}\t${copyLoose(n.seen)}\n`),
-    );
-    // Placeholders are typed before new endpoints are created, so the update never visits rows just inserted.
-    await this.q.query(SQL.TYPE_PLACEHOLDERS);
-    await this.q.query(SQL.CREATE_ENDPOINTS);
-    if (!(this.direct && (await this.copyDirect(rows)))) {
-      await this.q.copyFrom(
-        SQL.COPY_EDGES,
-        chunks(rows, (e) => `${copyText(e.start)}\t${copyText(e.end)}\t${e.kindId}\t${copyJson(e.properties)}\n`),
-      );
-      await this.q.query(SQL.MERGE_EDGES);
+    const fresh = endpoints.filter((n) => unresolved(this.known.get(n.objectid), n.kindIds));
+    if (fresh.length) {
+      await this.stage(SQL.COPY_ENDPOINTS, fresh, (n) => `${copyText(n.objectid)}\t{${n.kindIds.join(',')}}\t${copyLoose(n.seen)}\n`);
+      // Placeholders are typed before new endpoints are created, so the update never visits rows just inserted.
+      await this.q.query(SQL.TYPE_PLACEHOLDERS);
+      await this.q.query(SQL.CREATE_ENDPOINTS);
+      this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.ENDPOINT_IDS));
+      await this.q.query(SQL.CLEAR_ENDPOINTS);
     }
-    await this.q.query(SQL.CLEAR_EDGES);
+    // Rows by node id, encoded straight from the batch (an edge whose endpoint did not resolve is left out).
+    const encode = (e: StagedEdge) => {
+      const s = this.known.get(e.start);
+      const t = this.known.get(e.end);
+      return s && t ? `${s.id}\t${t.id}\t${e.kindId}\t${copyJson(e.properties)}\n` : '';
+    };
+    if (!(this.direct && (await this.copyDirect(rows, encode)))) await this.mergeById(rows, encode);
   }
 
   /**
    * Edges COPYed straight into graph_edges, optimistically: on a fresh graph (the first upload of a collection)
-   * none exists yet, and this skips the staging COPY, the join and ON CONFLICT's speculative insertion. A batch
-   * that meets an existing edge fails on the unique index; it is rolled back to the savepoint and merged instead,
-   * and the rest of the transaction merges (a re-upload of the same data would fail every batch).
+   * none exists yet, and this skips the staging COPY and ON CONFLICT's speculative insertion. A batch that meets
+   * an existing edge fails on the unique index; it is rolled back to the savepoint and merged instead, and the rest
+   * of the transaction merges (a re-upload of the same data would fail every batch).
    */
-  private async copyDirect(rows: readonly StagedEdge[]): Promise<boolean> {
-    const ids = new Map<string, number>();
-    for (const r of await this.q.query<{ o: string; id: number }>(SQL.ENDPOINT_IDS)) ids.set(r.o, r.id);
+  private async copyDirect<T>(rows: readonly T[], encode: (row: T) => string): Promise<boolean> {
     await this.q.query(SQL.SAVEPOINT);
     try {
-      await this.q.copyFrom(
-        SQL.COPY_GRAPH_EDGES,
-        chunks(rows, (e) => {
-          const s = ids.get(e.start);
-          const t = ids.get(e.end);
-          return s === undefined || t === undefined ? '' : `${s}\t${t}\t${e.kindId}\t${copyJson(e.properties)}\n`;
-        }),
-      );
+      await this.q.copyFrom(SQL.COPY_GRAPH_EDGES, chunks(rows, encode));
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
       await this.q.query(SQL.ROLLBACK_TO);
@@ -142,18 +155,25 @@ export class Stager {
   }
 
   async edgesById(rows: readonly StagedEdgeById[]): Promise<void> {
-    await this.ready();
-    await this.q.copyFrom(
-      SQL.COPY_EDGES_BY_ID,
-      chunks(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`),
-    );
+    await this.mergeById(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`);
+  }
+
+  private async mergeById<T>(rows: readonly T[], encode: (row: T) => string): Promise<void> {
+    await this.stage(SQL.COPY_EDGES_BY_ID, rows, encode);
     await this.q.query(SQL.MERGE_EDGES_BY_ID);
     await this.q.query(SQL.CLEAR_EDGES_BY_ID);
   }
 
-  private async ready(): Promise<void> {
-    if (this.created) return;
-    await this.q.query(SQL.CREATE_STAGING);
-    this.created = true;
+  private learn(rows: readonly { o: string; id: number; k: number[] }[]): void {
+    for (const r of rows) this.known.set(r.o, { id: r.id, k: r.k });
+  }
+
+  /** COPYs rows into a staging table, creating the tables on first use. */
+  private async stage<T>(copy: string, rows: readonly T[], encode: (row: T) => string): Promise<void> {
+    if (!this.created) {
+      await this.q.query(SQL.CREATE_STAGING);
+      this.created = true;
+    }
+    await this.q.copyFrom(copy, chunks(rows, encode));
   }
 }

@@ -7,23 +7,44 @@ export function sortedIds(kinds: readonly string[], ids: Map<string, number>): n
   return [...new Set(kinds.map((k) => ids.get(k)!))].sort((a, b) => a - b);
 }
 
-/** The endpoints of a batch of edges, each with the most specific kinds any of its edges gives it. */
+/**
+ * The endpoints of a batch of edges, each with the most specific kinds any of its edges gives it. Per edge this
+ * allocates nothing but a new endpoint's entry: a batch has ~10,000 edges and a few kinds.
+ */
 export function endpointsOf(batch: readonly EdgeInput[], ids: Map<string, number>): { o: string; k: number[]; seen: unknown }[] {
   const endpoints = new Map<string, { o: string; k: number[]; seen: unknown }>();
+  const byKind = new Map<string | undefined, number[]>();
+  const kindIdsOf = (kind: string | undefined) => {
+    let k = byKind.get(kind);
+    if (!k) {
+      const base = baseKindOf(kind);
+      byKind.set(kind, (k = kind && kind !== base ? sortedIds([base, kind], ids) : [ids.get(base)!]));
+    }
+    return k;
+  };
+  const add = (o: string, kind: string | undefined, seen: unknown) => {
+    const kindIds = kindIdsOf(kind);
+    const k = endpoints.get(o);
+    if (!k) endpoints.set(o, { o, k: kindIds, seen });
+    else if (k.k.length < kindIds.length) k.k = kindIds;
+  };
   for (const e of batch) {
     const seen = e.properties.lastseen ?? null;
-    for (const [o, kind] of [
-      [e.start, e.startKind],
-      [e.end, e.endKind],
-    ] as const) {
-      const k = endpoints.get(o);
-      const base = baseKindOf(kind);
-      const kindIds = kind && kind !== base ? sortedIds([base, kind], ids) : [ids.get(base)!];
-      if (!k) endpoints.set(o, { o, k: kindIds, seen });
-      else if (k.k.length < kindIds.length) k.k = kindIds;
-    }
+    add(e.start, e.startKind, seen);
+    add(e.end, e.endKind, seen);
   }
   return [...endpoints.values()];
+}
+
+/** The kind names a batch of edges needs ids for: its edges' kinds and its endpoints' kinds and base kinds. */
+export function edgeKindNames(batch: readonly EdgeInput[]): Set<string> {
+  const names = new Set<string>();
+  for (const e of batch) {
+    names.add(e.kind);
+    names.add(e.startKind ?? 'Base').add(e.endKind ?? 'Base');
+    names.add(baseKindOf(e.startKind)).add(baseKindOf(e.endKind));
+  }
+  return names;
 }
 
 /** One edge per (start, end, kind) in a batch, later properties merged over earlier (one statement, one row). */
@@ -60,18 +81,28 @@ export function mergeNodes(nodes: NodeInput[]): NodeInput[] {
   return [...out.values()];
 }
 
-/** One input per (start, end, kind): properties merged, the most specific endpoint kinds kept. */
+/**
+ * One input per (start, end, kind): properties merged, the most specific endpoint kinds kept. Inputs are never
+ * changed: an edge is copied only when a second one with its key turns up (rare), and a batch without repeats
+ * comes back as it is.
+ */
 export function mergeEdges(edges: EdgeInput[]): EdgeInput[] {
   const out = new Map<string, EdgeInput>();
+  const copies = new Set<EdgeInput>();
   for (const e of edges) {
     const key = `${e.start}\u0000${e.end}\u0000${e.kind}`;
-    const seen = out.get(key);
-    if (!seen) out.set(key, { ...e, properties: { ...e.properties } });
-    else {
-      Object.assign(seen.properties, e.properties);
-      if (!seen.startKind || seen.startKind === 'Base') seen.startKind = e.startKind;
-      if (!seen.endKind || seen.endKind === 'Base') seen.endKind = e.endKind;
+    let seen = out.get(key);
+    if (!seen) {
+      out.set(key, e);
+      continue;
     }
+    if (!copies.has(seen)) {
+      out.set(key, (seen = { ...seen, properties: { ...seen.properties } }));
+      copies.add(seen);
+    }
+    Object.assign(seen.properties, e.properties);
+    if (!seen.startKind || seen.startKind === 'Base') seen.startKind = e.startKind;
+    if (!seen.endKind || seen.endKind === 'Base') seen.endKind = e.endKind;
   }
-  return [...out.values()];
+  return out.size === edges.length ? edges : [...out.values()];
 }

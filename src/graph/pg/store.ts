@@ -3,7 +3,7 @@ import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
 import { scanEdgesByCopy, type CopyOutDb } from './edge-scan.js';
-import { baseKindOf, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
+import { edgeKindNames, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
 import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
@@ -209,10 +209,7 @@ export class PgGraphStore implements GraphStore {
       },
       upsertEdges: async (edges: EdgeInput[]) => {
         const merged = mergeEdges(edges);
-        const ids = await this.kindIds(q, [
-          ...merged.map((e) => e.kind),
-          ...merged.flatMap((e) => [e.startKind ?? 'Base', e.endKind ?? 'Base', baseKindOf(e.startKind), baseKindOf(e.endKind)]),
-        ]);
+        const ids = await this.kindIds(q, edgeKindNames(merged));
         const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
         for (let i = 0; i < merged.length; i += batchSize) {
           const batch = merged.slice(i, i + batchSize);
@@ -266,12 +263,18 @@ export class PgGraphStore implements GraphStore {
         const rows = await q.query<{ id: number; objectid: string }>(SQL.NODE_IDS_BY_OBJECTIDS, [objectids]);
         return new Map(rows.map((r) => [r.objectid, r.id]));
       },
-      deleteNodes: async (objectids: string[]) => (objectids.length ? q.execute(SQL.DELETE_NODES, [objectids]) : 0),
+      deleteNodes: async (objectids: string[]) => {
+        bulk?.forget(objectids);
+        return objectids.length ? q.execute(SQL.DELETE_NODES, [objectids]) : 0;
+      },
       deleteEdgesOfKinds: async (kinds: readonly string[]) => {
         const ids = [...(await this.kindIds(q, kinds)).values()];
         return q.execute(SQL.DELETE_EDGES_OF_KINDS, [ids]);
       },
-      removeKindEverywhere: async (kind: string) => q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]),
+      removeKindEverywhere: async (kind: string) => {
+        bulk?.forget();
+        return q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]);
+      },
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
     };
     // Node and edge batches are written in the background while the caller prepares the next one (parsing and
@@ -321,7 +324,7 @@ export class PgGraphStore implements GraphStore {
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */
-  private async kindIds(q: Queryable, names: readonly string[]): Promise<Map<string, number>> {
+  private async kindIds(q: Queryable, names: Iterable<string>): Promise<Map<string, number>> {
     const wanted = [...new Set(names)];
     const missing = wanted.filter((n) => !this.byName.has(n));
     if (missing.length) {
