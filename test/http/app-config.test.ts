@@ -48,12 +48,9 @@ describe('runtime parameters (/api/v2/config)', () => {
       .set(admin())
       .send({ query: '{ appConfig(key: "analysis.citrix_rdp_support") { key value { ... on ToggleValue { enabled } } } }' });
     expect(gql.body).toEqual({ data: { appConfig: [{ key: 'analysis.citrix_rdp_support', value: { enabled: true } }] } });
-    const back = await request(t.app)
-      .post('/graphql')
-      .set(admin())
-      .send({
-        query: 'mutation { updateAppConfig(input: { citrixRdpSupport: { enabled: false } }) { value { ... on ToggleValue { enabled } } } }',
-      });
+    const back = await request(t.app).post('/graphql').set(admin()).send({
+      query: 'mutation { updateAppConfig(input: { citrixRdpSupport: { enabled: false } }) { value { ... on ToggleValue { enabled } } } }',
+    });
     expect(back.body).toEqual({ data: { updateAppConfig: { value: { enabled: false } } } });
   });
 
@@ -98,15 +95,15 @@ describe('runtime parameters (/api/v2/config)', () => {
         ['CAROL', 'User', {}],
       ],
       edges: [
-        [`${C}-555`, 'LocalToComputer', C],
-        [`${C}-1001`, 'LocalToComputer', C],
-        ['ALICE', 'MemberOfLocalGroup', `${C}-555`],
-        ['ALICE', 'MemberOfLocalGroup', `${C}-1001`],
-        ['BOB', 'MemberOfLocalGroup', `${C}-555`],
+        `${C}-555 LocalToComputer ${C}`,
+        `${C}-1001 LocalToComputer ${C}`,
+        `ALICE MemberOfLocalGroup ${C}-555`,
+        `ALICE MemberOfLocalGroup ${C}-1001`,
+        `BOB MemberOfLocalGroup ${C}-555`,
         // TEAM is in Remote Desktop Users; only CAROL of its members is in Direct Access Users.
-        ['TEAM', 'MemberOfLocalGroup', `${C}-555`],
-        ['CAROL', 'MemberOf', 'TEAM'],
-        ['CAROL', 'MemberOfLocalGroup', `${C}-1001`],
+        `TEAM MemberOfLocalGroup ${C}-555`,
+        'CAROL MemberOf TEAM',
+        `CAROL MemberOfLocalGroup ${C}-1001`,
       ],
     };
     const db = t.testDb.db;
