@@ -77,7 +77,7 @@ const SEED_TYPES = new Map<string, SeedType>([
 
 /** The fields of a tag both create and update take; the values are checked by the service. */
 const tagFields = { name: z.string().nullish(), description: z.string().nullish(), require_certify: z.boolean().nullish() };
-const tagUpdate = (b: z.output<z.ZodObject<typeof tagFields>>) => ({
+const tagInput = (b: z.output<z.ZodObject<typeof tagFields>>) => ({
   name: b.name,
   description: b.description,
   requireCertify: b.require_certify,
@@ -227,7 +227,7 @@ export const adminRoutes = [
   route('POST', '/api/v2/asset-group-tags', 'asset-group-tags', 'CreateAssetGroupTag', {
     body: 'json',
     input: { body: z.object({ type: tagType.nullish(), position: z.number().nullish(), ...tagFields }) },
-    variables: ({ body }) => ({ input: { type: body.type, position: body.position, ...tagUpdate(body) } }),
+    variables: ({ body }) => ({ input: { type: body.type, position: body.position, ...tagInput(body) } }),
     reshape: ({ createAssetGroupTag }) => ({ status: 201, body: { data: shape.tag(createAssetGroupTag) } }),
   }),
   route('GET', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'GetAssetGroupTag', {
@@ -238,7 +238,7 @@ export const adminRoutes = [
   route('PATCH', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'UpdateAssetGroupTag', {
     body: 'json',
     input: { params: tagParams, body: z.object(tagFields) },
-    variables: ({ params, body }) => ({ id: params.tag_id, input: tagUpdate(body) }),
+    variables: ({ params, body }) => ({ id: params.tag_id, input: tagInput(body) }),
     reshape: ({ updateAssetGroupTag }) => data(shape.tag(updateAssetGroupTag)),
   }),
   route('DELETE', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'DeleteAssetGroupTag', {
