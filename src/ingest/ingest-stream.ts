@@ -164,9 +164,14 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
             type = t;
             result.type = t;
           },
+          // Before "meta" an item is spooled as the text it came as: parsed once, when drained.
+          itemText(parts, at) {
+            if (type) return false;
+            (spool ??= new Spool()).writeText(parts, at);
+            return true;
+          },
           item(item) {
-            if (type) take(item);
-            else (spool ??= new Spool()).write(item);
+            take(item);
           },
           graph() {
             type = result.type = 'opengraph';

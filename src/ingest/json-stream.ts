@@ -17,6 +17,11 @@ export class JsonStreamError extends Error {
 export interface SplitterHandlers {
   meta(value: unknown): void;
   item(value: unknown): void;
+  /**
+   * Offered the JSON text of each data item before it is parsed (in pieces, as read); returning true takes it as
+   * it is, unparsed and not passed to item(). The position is where the item ends, for a later error message.
+   */
+  itemText?(parts: readonly Buffer[], at: { line: number; offset: number }): boolean;
   /** OpenGraph: the top-level "metadata" object. */
   metadata?(value: unknown): void;
   /** OpenGraph: the "graph" object starts (called before any of its nodes or edges). */
@@ -294,6 +299,7 @@ export class JsonItemSplitter {
     if (c.parts.reduce((n, p) => n + p.length, 0) > this.limits.maxItemBytes) {
       this.fail(`${DESCRIBE[c.kind]} is larger than the limit of ${this.limits.maxItemBytes} bytes`, end);
     }
+    if (c.kind === 'item' && this.on.itemText?.(c.parts, { line: this.line, offset: this.offset + end })) return;
     const text = (c.parts.length === 1 ? c.parts[0]! : Buffer.concat(c.parts)).toString('utf8');
     let value: unknown;
     try {

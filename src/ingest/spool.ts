@@ -1,36 +1,69 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { JsonStreamError } from './json-stream.js';
+
+/** Where a spooled item was in its file, for the message if it turns out to be malformed. */
+export interface SpoolPosition {
+  line: number;
+  offset: number;
+}
+
+/** Record header: bytes of the JSON text (u32), its line (u32) and byte offset (f64) in the source file. */
+const HEADER = 16;
+/** Records are written in blocks of about this many bytes: few system calls for many small items. */
+const BLOCK = 1 << 20;
 
 /**
- * Items parked on disk as JSON lines until the file's type is known (SharpHound writes "data" before "meta").
- * The write descriptor is closed exactly once: a second close could hit a descriptor the process has since reused.
+ * Items parked on disk until the file's type is known (SharpHound writes "data" before "meta"). An item is kept
+ * as the JSON text it came as, unparsed: it is parsed once, when drained, and a malformed one is reported there
+ * with its place in the file. The write descriptor is closed exactly once: a second close could hit a descriptor
+ * the process has since reused.
  */
 export class Spool {
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-spool-'));
-  private readonly file = path.join(this.dir, 'items.jsonl');
+  private readonly file = path.join(this.dir, 'items.bin');
   private fd: number | undefined = fs.openSync(this.file, 'w');
+  private block: Buffer[] = [];
+  private blockBytes = 0;
 
+  /** Spools a value (as JSON). */
   write(item: unknown): void {
-    if (this.fd === undefined) throw new Error('spool written after it was drained');
-    fs.writeSync(this.fd, JSON.stringify(item) + '\n');
+    this.writeText(Buffer.from(JSON.stringify(item)), { line: 0, offset: 0 });
   }
 
-  /** The spooled items in order. The read stream is destroyed however the caller stops iterating. */
+  /** Spools the JSON text of an item as it was read (in one or more pieces), not yet parsed. */
+  writeText(text: Buffer | readonly Buffer[], at: SpoolPosition): void {
+    if (this.fd === undefined) throw new Error('spool written after it was drained');
+    const parts = Buffer.isBuffer(text) ? [text] : text;
+    const header = Buffer.allocUnsafe(HEADER);
+    header.writeUInt32LE(
+      parts.reduce((n, p) => n + p.length, 0),
+      0,
+    );
+    header.writeUInt32LE(at.line >>> 0, 4);
+    header.writeDoubleLE(at.offset, 8);
+    this.block.push(header, ...parts);
+    this.blockBytes += header.length + header.readUInt32LE(0);
+    if (this.blockBytes >= BLOCK) this.flushBlock();
+  }
+
+  /** The spooled items in order, parsed. The read stream is destroyed however the caller stops iterating. */
   async *drain(): AsyncGenerator<unknown> {
     this.closeWriter();
-    const input = fs.createReadStream(this.file);
+    const input = fs.createReadStream(this.file, { highWaterMark: BLOCK });
     try {
       let rest: Buffer = Buffer.alloc(0);
       for await (const chunk of input) {
         let buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
-        for (let nl = buf.indexOf(0x0a); nl !== -1; nl = buf.indexOf(0x0a)) {
-          if (nl > 0) yield JSON.parse(buf.subarray(0, nl).toString('utf8'));
-          buf = buf.subarray(nl + 1);
+        while (buf.length >= HEADER && buf.length >= HEADER + buf.readUInt32LE(0)) {
+          const end = HEADER + buf.readUInt32LE(0);
+          yield parse(buf.subarray(HEADER, end), { line: buf.readUInt32LE(4), offset: buf.readDoubleLE(8) });
+          buf = buf.subarray(end);
         }
         rest = buf;
       }
-      if (rest.length) yield JSON.parse(rest.toString('utf8'));
+      if (rest.length) throw new Error(`spool file ends in the middle of a record (${rest.length} bytes left)`);
     } finally {
       input.destroy();
     }
@@ -41,10 +74,25 @@ export class Spool {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
+  private flushBlock(): void {
+    if (this.fd !== undefined && this.blockBytes) fs.writeSync(this.fd, Buffer.concat(this.block, this.blockBytes));
+    this.block = [];
+    this.blockBytes = 0;
+  }
+
   private closeWriter(): void {
     if (this.fd === undefined) return;
+    this.flushBlock();
     const fd = this.fd;
     this.fd = undefined;
     fs.closeSync(fd);
+  }
+}
+
+function parse(text: Buffer, at: SpoolPosition): unknown {
+  try {
+    return JSON.parse(text.toString('utf8'));
+  } catch (err) {
+    throw new JsonStreamError(`malformed data item: ${(err as Error).message}`, at.line, at.offset);
   }
 }

@@ -65,6 +65,12 @@ describe('ingest of hostile files', () => {
     await refused('cut.json', whole.subarray(0, n), /ends in the middle|malformed/);
   });
 
+  it('a malformed item before "meta" is refused with its place once the spool is read back', async () => {
+    const body = `{"data": [\n${JSON.stringify(user('S-1-5-21-1-1001'))},\n{"ObjectIdentifier": "X", "Properties": {"a": tru}}\n],\n"meta": {"type": "users", "version": 6}}`;
+    const message = await refused('late.json', body, /malformed data item: .* at line 3, byte \d+/);
+    expect(Number(/byte (\d+)/.exec(message)![1])).toBe(body.indexOf('}}\n]') + 2);
+  });
+
   it.each([1, 200, 30000])('a meta-first file cut short after %i bytes', async (n) => {
     await refused('cut.json', users.subarray(0, n), /ends in the middle|malformed|no data tag|no valid meta/);
   });
