@@ -8,9 +8,15 @@ import { signRequest } from '../src/auth/signature';
 import { generateSharpHound } from '../src/generate/sharphound';
 import { PgGraphStore } from '../src/graph/pg/store';
 import { ingestPath } from '../src/ingest/ingest-path';
-import { benchDatabase } from './harness';
+import pg from 'pg';
+import { migrate } from '../src/db/migrate';
+import { Database } from '../src/db/pool';
+import { isTier, TIERS } from '../src/generate/tiers';
+import { benchDatabase, log } from './harness';
 import { benchLogin, startServerChild } from './server-child';
 import { smoke } from './stats';
+
+const BENCH_SECRET_KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
 
 /**
  * The graph read routes as collectors and the UI call them, over HTTP with SIGNED requests (HMAC token, as
@@ -19,21 +25,26 @@ import { smoke } from './stats';
  * Sizes: BENCH_USERS (default 3000) and BENCH_ACES (ACEs per object, default 8); BENCH_HTTP_SECONDS per route (5).
  */
 export async function httpGraphBench(): Promise<Record<string, unknown>> {
-  const users = smoke ? 200 : Number(process.env.BENCH_USERS ?? 3000);
-  const aces = Number(process.env.BENCH_ACES ?? 8);
+  const tier = process.env.BENCH_TIER?.toUpperCase();
+  if (tier !== undefined && !isTier(tier)) throw new Error(`BENCH_TIER must be one of ${Object.keys(TIERS).join(', ')}`);
+  const users = smoke ? 200 : Number(process.env.BENCH_USERS ?? (tier ? TIERS[tier].users : 3000));
+  const aces = Number(process.env.BENCH_ACES ?? (tier ? TIERS[tier].acesPerObject : 8));
   const seconds = smoke ? 1 : Number(process.env.BENCH_HTTP_SECONDS ?? 5);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-http-'));
-  const store = await benchDatabase();
+  const store = await keptDatabase(`http_graph_${users}_${aces}`);
   let server: Awaited<ReturnType<typeof startServerChild>> | undefined;
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
     const ingestStarted = Date.now();
-    generateSharpHound(dir, { users, seed: 11, acesPerObject: aces });
     const graph = new PgGraphStore(store.db);
-    for (const t of ['domains', 'ous', 'gpos', 'groups', 'users', 'computers']) {
-      const r = await ingestPath(graph, path.join(dir, `${t}.json`));
-      if (r.errors.length) throw new Error(`ingest of ${t}.json failed: ${r.errors.map((e) => e.message).join('; ')}`);
+    if (!store.kept) {
+      generateSharpHound(dir, { users, seed: 11, acesPerObject: aces });
+      for (const t of ['domains', 'ous', 'gpos', 'groups', 'users', 'computers']) {
+        const r = await ingestPath(graph, path.join(dir, `${t}.json`));
+        if (r.errors.length) throw new Error(`ingest of ${t}.json failed: ${r.errors.map((e) => e.message).join('; ')}`);
+      }
+      await store.ingested();
     }
     const ingestMs = Date.now() - ingestStarted;
     const counts = await graph.counts();
@@ -50,7 +61,13 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     const target = await pick(`select objectid from graph_nodes where properties ->> 'name' like 'DOMAIN ADMINS@%' limit 1`);
     if (!user || !group || !target) throw new Error('the generated graph has no user, group or Domain Admins group');
 
-    server = await startServerChild({ DATABASE_URL: store.url, RATE_LIMIT_RPS: '1000000' });
+    // BENCH_SERVER_PROF=<dir>: the server writes a CPU profile there when it stops.
+    const prof = process.env.BENCH_SERVER_PROF;
+    server = await startServerChild(
+      // A fixed server key: a kept schema holds secrets sealed by the previous run's server.
+      { DATABASE_URL: store.url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: BENCH_SECRET_KEY },
+      { nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [] },
+    );
     const jwt = await benchLogin(server.url);
     const tokenRes = await fetch(`${server.url}/api/v2/tokens`, {
       method: 'POST',
@@ -88,6 +105,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       nodes: counts.nodes,
       edges: counts.edges,
       ingest_ms: ingestMs,
+      graph_reused: store.kept,
       connections,
       seconds_per_route: seconds,
       body_bytes: bodyBytes,
@@ -121,4 +139,33 @@ async function startBare(bodyBytes: number): Promise<{ url: string; stop(): void
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
   });
   return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * The bench's database. With BENCH_KEEP_GRAPH=1 on a real server the ingested forest stays in a schema named after
+ * its size and is reused by later runs (`kept`): ingesting tier M takes minutes on the shared machine.
+ */
+async function keptDatabase(
+  schema: string,
+): Promise<{ db: Database; url: string; kind: string; kept: boolean; ingested(): Promise<void>; close(): Promise<void> }> {
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url || process.env.BENCH_KEEP_GRAPH !== '1' || smoke)
+    return { ...(await benchDatabase()), kept: false, ingested: async () => undefined };
+  const boot = new pg.Client({ connectionString: url });
+  await boot.connect();
+  // Reused only when a whole ingest finished (an interrupted run leaves a partial forest: start it again).
+  const done = await boot.query(`select 1 from pg_tables where schemaname = $1 and tablename = 'bench_ingested'`, [schema]);
+  if (!done.rowCount) await boot.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+  await boot.end();
+  const schemaUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+  const db = new Database(schemaUrl, { log, max: 20 });
+  await migrate(db, log);
+  return {
+    db,
+    url: schemaUrl,
+    kind: 'postgres',
+    kept: done.rowCount! > 0,
+    ingested: () => db.query('create table if not exists bench_ingested (at timestamptz not null default now())').then(() => undefined),
+    close: () => db.close(),
+  };
 }

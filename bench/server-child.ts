@@ -34,10 +34,13 @@ async function freePort(): Promise<number> {
  * answers. Its stdout (the JSON log) is read line by line, as a log shipper would; with `stallLogs` it is not read
  * at all once the server is up (a stalled shipper: the pipe fills and the server must not buffer without bound).
  */
-export async function startServerChild(env: Record<string, string>, opts: { stallLogs?: boolean } = {}): Promise<ServerChild> {
+export async function startServerChild(
+  env: Record<string, string>,
+  opts: { stallLogs?: boolean; nodeArgs?: string[] } = {},
+): Promise<ServerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli.ts'), 'serve'], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'src', 'cli.ts'), 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

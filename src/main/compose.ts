@@ -44,6 +44,9 @@ import { createAssetGroupsService } from '../services/asset-groups.js';
 import { createCustomNodesService } from '../services/custom-nodes.js';
 import { createSsoService } from '../services/sso.js';
 import { Keyring } from '../auth/secret-box.js';
+import { RevocableCache } from '../auth/revocable-cache.js';
+import { listenForAuthChanges, type AuthChangeFeed } from '../db/auth-listener.js';
+import type { TokenPrincipal } from '../db/stores/principals-store.js';
 import { createSecretsService } from '../services/secrets.js';
 import { createAccountsService } from '../services/accounts.js';
 import { createLoginThrottleStore } from '../db/stores/login-throttle-store.js';
@@ -115,6 +118,18 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     await identity.checkSecrets();
     await secrets.sealPlain();
   }
+  // Token principals are cached only on a real server, where every writer's change reaches this process as a
+  // notice (LISTEN/NOTIFY); the feed opens with the first signed request. PGlite: the CLI writes from another
+  // process with no notices, so no cache (docs/security.md).
+  const principalCache = new RevocableCache<TokenPrincipal>();
+  let authFeed: AuthChangeFeed | undefined;
+  const watchAuth = () =>
+    (authFeed ??= listenForAuthChanges(db.pool.options, {
+      pool: db.pool,
+      log: log.child({ module: 'auth-feed' }),
+      onChange: () => principalCache.invalidate(),
+      onLive: (live) => principalCache.setLive(live),
+    }));
   // Wired at construction; the closures below reach services made further down, called only once requests flow.
   const tokens = createTokensService({
     tokens: tokensStore,
@@ -124,6 +139,10 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     clock,
     keyring,
     resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
+    principalCache:
+      d.storage === 'postgres'
+        ? { get: (id, load) => (watchAuth(), principalCache.get(id, load)), invalidate: () => principalCache.invalidate() }
+        : undefined,
   });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
@@ -229,6 +248,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     async stop() {
       await scheduler.stop();
       await datapipe.stop();
+      await authFeed?.stop();
     },
   };
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { Keyring } from '../auth/secret-box.js';
 import { beginSignature, digestsEqual, MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES, namedHour } from '../auth/signature.js';
 import { PERMISSIONS, type Session, type UserSession } from '../auth/session.js';
-import type { PrincipalsStore } from '../db/stores/principals-store.js';
+import type { PrincipalsStore, TokenPrincipal } from '../db/stores/principals-store.js';
 import type { TokenModel, TokensStore } from '../db/stores/tokens-store.js';
 import type { UsersStore } from '../db/stores/users-store.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
@@ -53,6 +53,17 @@ export interface TokensDeps {
   keyring: Keyring;
   /** Turns a client-owned token into the client's session (the collectors service); absent, client tokens are refused. */
   resolveClient?: ClientResolver;
+  /**
+   * Token principals kept between requests, dropped on every change notice from the database (migration 0020);
+   * absent, every signed request reads its principal. See docs/security.md for why revocation stays immediate.
+   */
+  principalCache?: PrincipalCache;
+}
+
+/** A cache of token principals that serves only while its invalidation feed is live (src/auth/revocable-cache.ts). */
+export interface PrincipalCache {
+  get(tokenId: string, load: () => Promise<TokenPrincipal | undefined>): Promise<TokenPrincipal | undefined>;
+  invalidate(): void;
 }
 
 /** How far a client's clock may run ahead of ours: its hour may start up to an hour after now. */
@@ -131,7 +142,10 @@ export function createTokensService(deps: TokensDeps) {
 
   /** The token's principal, when the token is known and the RequestDate within the window; a 401 otherwise. */
   async function knownToken(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>) {
-    const p = await deps.principals.byToken(r.tokenId.toLowerCase());
+    const id = r.tokenId.toLowerCase();
+    const p = deps.principalCache
+      ? await deps.principalCache.get(id, () => deps.principals.byToken(id))
+      : await deps.principals.byToken(id);
     if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
     const refusal = windowRefusal(r.requestDate, clock().getTime(), p.requestOffsetMinutes);
     if (refusal) throw unauthorized('auth', `Signed request rejected: ${refusal}`);
@@ -175,6 +189,8 @@ export function createTokensService(deps: TokensDeps) {
       const allowed = own || mayManageUsers(session) || (token.clientId !== null && session.permissions.has(PERMISSIONS.ClientsManage));
       if (!allowed) throw forbidden(CONTEXT, 'You do not have permission to delete this token.');
       await tokens.delete(tokenId);
+      // The database notifies every server too; this one need not wait for the notice.
+      deps.principalCache?.invalidate();
     },
 
     /**
