@@ -23,8 +23,9 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
       nodes: [
         ['S-1-5-21-7-7-7-1001', 'User', { name: 'ALICE@ENUMS.LOCAL' }],
         ['S-1-5-21-7-7-7-1002', 'User', { name: 'BOB@ENUMS.LOCAL' }],
+        ['S-1-5-21-7-7-7-513', 'Group', { name: 'DOMAIN USERS@ENUMS.LOCAL' }],
       ],
-      edges: [],
+      edges: ['S-1-5-21-7-7-7-1001 MemberOf S-1-5-21-7-7-7-513', 'S-1-5-21-7-7-7-1002 MemberOf S-1-5-21-7-7-7-513'],
     });
   });
 
@@ -281,6 +282,24 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
     );
     expect(expectWrapper(await request(t.app).get('/api/v2/events?sort_by=-ID').set(admin()), 400).message).toMatch(
       /^sort_by column "ID" is not sortable/,
+    );
+  });
+
+  it('node lists sort by NodeSort in GraphQL and by sort_by over REST', async () => {
+    const group = 'S-1-5-21-7-7-7-513';
+    const list = (sort: string) =>
+      gql(`query ($g: String!) { entity(objectId: $g) { list(name: members, sortBy: ${sort}) { nodes { name } } } }`, { g: group });
+    const names = (res: request.Response) => res.body.data.entity.list.nodes.map((n: { name: string }) => n.name);
+    expect(names(await list('[{ column: NAME, descending: true }]'))).toEqual(['BOB@ENUMS.LOCAL', 'ALICE@ENUMS.LOCAL']);
+    expect(names(await list('[{ column: OBJECTID }]'))).toEqual(['ALICE@ENUMS.LOCAL', 'BOB@ENUMS.LOCAL']);
+    const rest = await request(t.app).get(`/api/v2/groups/${group}/members?sort_by=-name`).set(admin());
+    expect(rest.body.data.map((n: { name: string }) => n.name)).toEqual(['BOB@ENUMS.LOCAL', 'ALICE@ENUMS.LOCAL']);
+    for (const sort of ['[{ column: COLOR }]', '["-name"]']) {
+      const res = await list(sort).set('Accept', GRAPHQL_RESPONSE);
+      expect({ sort, status: res.status, data: res.body.data }).toEqual({ sort, status: 400, data: undefined });
+    }
+    expect(expectWrapper(await request(t.app).get(`/api/v2/groups/${group}/members?sort_by=-NAME`).set(admin()), 400).message).toMatch(
+      /^sort_by column "NAME" is not sortable; use one of: name, objectid, label\.$/,
     );
   });
 });

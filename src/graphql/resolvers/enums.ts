@@ -4,6 +4,7 @@ import { CLIENT_TYPE } from '../../services/clients.js';
 import { EVENT_FILTER_COLUMN } from '../../services/event-filters.js';
 import { EVENT_SORT_COLUMN } from '../../services/events.js';
 import { DATAPIPE_STATE, END_JOB_STATUS, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
+import { NODE_SORT_COLUMN } from '../../services/node-lists.js';
 import { SSO_PROVIDER_TYPE } from '../../services/sso.js';
 import { enumResolver } from '../../services/enums.js';
 
@@ -21,4 +22,5 @@ export const enumResolvers: Resolvers = {
   SsoProviderType: enumResolver(SSO_PROVIDER_TYPE),
   EventFilterColumn: enumResolver(EVENT_FILTER_COLUMN),
   EventSortColumn: enumResolver(EVENT_SORT_COLUMN),
+  NodeSortColumn: enumResolver(NODE_SORT_COLUMN),
 };
