@@ -302,4 +302,10 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
       /^sort_by column "NAME" is not sortable; use one of: name, objectid, label\.$/,
     );
   });
+
+  it('edition: Edition in GraphQL; /health answers it in lower case', async () => {
+    const res = await gql(`{ health { edition } serviceInfo { edition } }`);
+    expect(res.body.data).toEqual({ health: { edition: 'ENTERPRISE' }, serviceInfo: { edition: 'ENTERPRISE' } });
+    expect((await request(t.app).get('/health')).body.edition).toBe('enterprise');
+  });
 });

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../../generated/graphql.js';
 import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
 import { CLIENT_TYPE } from '../../services/clients.js';
+import { EDITION } from '../../services/edition.js';
 import { EVENT_FILTER_COLUMN } from '../../services/event-filters.js';
 import { EVENT_SORT_COLUMN } from '../../services/events.js';
 import { DATAPIPE_STATE, END_JOB_STATUS, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
@@ -23,4 +24,5 @@ export const enumResolvers: Resolvers = {
   EventFilterColumn: enumResolver(EVENT_FILTER_COLUMN),
   EventSortColumn: enumResolver(EVENT_SORT_COLUMN),
   NodeSortColumn: enumResolver(NODE_SORT_COLUMN),
+  Edition: enumResolver(EDITION),
 };
