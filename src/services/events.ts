@@ -3,7 +3,7 @@ import type { CollectionFlags, EventColumn, EventModel, EventSortColumn, EventsS
 import { badRequest, notFound } from '../errors.js';
 import { clientNotFound } from './clients.js';
 import { parseEventFilters } from './event-filters.js';
-import { paging, sortKeys } from './paging.js';
+import { paging, sortInput, sortKeys } from './paging.js';
 import { nextOccurrence, parseSchedule } from './schedule.js';
 import { isUuid, requireListSize } from './validate.js';
 
@@ -119,7 +119,7 @@ export function createEventsService(deps: EventsDeps) {
       filters?: readonly { column: EventColumn; value: string }[] | null;
     }) {
       const page = paging(CONTEXT, input, { limit: 100, max: 1000 });
-      const sort = (input.sortBy ?? []).map((k) => ({ column: k.column, descending: k.descending ?? false }));
+      const sort = sortInput(input.sortBy);
       const filters = parseEventFilters(CONTEXT, input.filters ?? []);
       const { total, events: list } = await events.list(filters, sort, page.skip, page.limit);
       return { totalCount: total, skip: page.skip, limit: page.limit, events: list };

@@ -3,7 +3,7 @@ import { primaryKind } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
 import type { EdgeTriple, GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
-import { paging, sortKeys, type Paging, type SortKey } from './paging.js';
+import { paging, sortInput, sortKeys, type Paging, type SortKey } from './paging.js';
 
 /**
  * What the entity lists (entities.ts) and endpoints 8 and 11 (graph.ts) share: finding the root node, paging and
@@ -57,8 +57,7 @@ export interface ListRequest {
 
 /** The page and order a list request asks for, checked before anything is looked up (its 400s come first). */
 export function listRequest(context: string, input: ListInput): ListRequest {
-  const sort = (input.sortBy ?? []).map((k) => ({ column: k.column, descending: k.descending ?? false }));
-  return { page: paging(context, input, { limit: 10, max: 1000 }), sort };
+  return { page: paging(context, input, { limit: 10, max: 1000 }), sort: sortInput(input.sortBy) };
 }
 
 /** The nodes a traversal found (dense ids), sorted (newest node first unless `sort`) and paged. */
