@@ -7,7 +7,22 @@ import { paging } from './paging.js';
 import type { CreatedToken, TokensService } from './tokens.js';
 import { requireUuid } from './validate.js';
 
-export const COLLECTOR_TYPES: readonly CollectorType[] = ['collector_ad', 'collector_azure', 'collector_open'];
+const CONTEXT = 'clients';
+
+/** Collector types under the API document's names; GraphQL's ClientType enum (src/services/enums.ts). */
+export const CLIENT_TYPE = {
+  collectorAd: 'collector_ad',
+  collectorAzure: 'collector_azure',
+  collectorOpen: 'collector_open',
+} as const satisfies Record<string, CollectorType>;
+export type ClientTypeValue = (typeof CLIENT_TYPE)[keyof typeof CLIENT_TYPE];
+export const COLLECTOR_TYPES: readonly CollectorType[] = Object.values(CLIENT_TYPE);
+
+/** A client type as REST sends it (the API document's name); GraphQL's enum has already checked it. */
+export function clientType(raw: string): CollectorType {
+  if (!COLLECTOR_TYPES.includes(raw as CollectorType)) throw badRequest(CONTEXT, `type must be one of: ${COLLECTOR_TYPES.join(', ')}.`);
+  return raw as CollectorType;
+}
 
 /** A client as resolvers see it; `issuedToken` (with its key) only right after creation. */
 export type ClientView = ClientModel & { issuedToken?: CreatedToken };
@@ -22,8 +37,6 @@ export interface ClientsDeps {
   bindTokens: (q: Queryable) => TokensStore;
   clock: () => Date;
 }
-
-const CONTEXT = 'clients';
 
 /** Client names are unique (case-insensitively); the unique index has the last word under concurrency. */
 function nameTaken(name: string) {
@@ -68,15 +81,12 @@ export function createClientsService(deps: ClientsDeps) {
     },
 
     /** Registers a client and issues its token; the key is in this answer only. Duplicate names are 409. */
-    async create(input: { name?: unknown; type?: unknown; domainController?: unknown }): Promise<ClientView> {
+    async create(input: { name?: unknown; type: CollectorType; domainController?: unknown }): Promise<ClientView> {
       const n = name(input.name);
-      if (typeof input.type !== 'string' || !COLLECTOR_TYPES.includes(input.type as CollectorType)) {
-        throw badRequest(CONTEXT, `type must be one of: ${COLLECTOR_TYPES.join(', ')}.`);
-      }
       const dc = domainController(input.domainController);
       return deps
         .tx(async (q) => {
-          const created = await deps.bindClients(q).create({ name: n, type: input.type as CollectorType, domainController: dc });
+          const created = await deps.bindClients(q).create({ name: n, type: input.type, domainController: dc });
           const issuedToken = await deps.tokens.createForClient(created.id, `${n} token`, deps.bindTokens(q));
           return { ...created, issuedToken };
         })

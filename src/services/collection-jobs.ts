@@ -7,7 +7,7 @@ import type { FileResult } from '../ingest/ingest-stream.js';
 import type { Logger } from '../logger.js';
 import { clientNotFound } from './clients.js';
 import type { DatapipeService } from './datapipe.js';
-import { JOB_STATUS } from './job-status.js';
+import { END_JOB_STATUS, JOB_STATUS, type EndJobStatusValue } from './job-status.js';
 import { readFlags, readObjectIds } from './events.js';
 import { paging } from './paging.js';
 import type { UploadValue } from './staged-file.js';
@@ -17,14 +17,10 @@ const CONTEXT = 'jobs';
 /** Why a canceled job's upload job ended, in its status and its dropped files' errors. */
 const CANCELED = 'the collection job was canceled';
 
-/** Statuses a client may end a job with, by AzureHound's names and by number. */
-const END_STATUSES: Record<string, number> = {
-  COMPLETE: JOB_STATUS.complete,
-  CANCELED: JOB_STATUS.canceled,
-  CANCELLED: JOB_STATUS.canceled,
-  TIMEDOUT: JOB_STATUS.timedOut,
-  FAILED: JOB_STATUS.failed,
-  PARTIALLYCOMPLETE: JOB_STATUS.partiallyComplete,
+/** AzureHound's spellings of the end statuses (upper case, without separators); CANCELLED as well. */
+const END_SPELLINGS: Record<string, EndJobStatusValue> = {
+  ...Object.fromEntries(Object.entries(END_JOB_STATUS).map(([k, v]) => [k.toUpperCase(), v])),
+  CANCELLED: END_JOB_STATUS.canceled,
 };
 
 /**
@@ -165,9 +161,9 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
      * Endpoint 10. No body means COMPLETE. With data, the job is `ingesting` until the pipeline is done with it
      * (then complete, partially complete or failed); without data it ends at once with the reported status.
      */
-    async end(s: ClientSession, input: { status?: unknown; message?: unknown }): Promise<JobModel> {
+    async end(s: ClientSession, input: { status?: EndJobStatusValue | null; message?: unknown }): Promise<JobModel> {
       const job = await running(s);
-      const reported = endStatus(input.status);
+      const reported = input.status ?? END_JOB_STATUS.complete;
       if (input.message !== undefined && input.message !== null && (typeof input.message !== 'string' || input.message.length > 2000)) {
         throw badRequest(CONTEXT, 'message must be a string of at most 2000 characters.');
       }
@@ -258,14 +254,18 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
   };
 }
 
-function endStatus(v: unknown): number {
-  if (v === undefined || v === null || v === '') return JOB_STATUS.complete;
+/**
+ * The status a collector ends its job with, as REST takes it: a name as AzureHound spells it (any case, with or
+ * without separators) or a number; none means COMPLETE. GraphQL takes the EndJobStatus enum instead.
+ */
+export function endStatus(v: unknown): EndJobStatusValue {
+  if (v === undefined || v === null || v === '') return END_JOB_STATUS.complete;
   const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n === 'number' && Object.values(END_STATUSES).includes(n)) return n;
-  if (typeof v === 'string' && END_STATUSES[v.toUpperCase().replace(/[\s_-]/g, '')] !== undefined) {
-    return END_STATUSES[v.toUpperCase().replace(/[\s_-]/g, '')]!;
-  }
-  throw badRequest(CONTEXT, 'invalid status: use COMPLETE, CANCELED, TIMEDOUT, FAILED or PARTIALLYCOMPLETE.');
+  const byNumber = Object.values(END_JOB_STATUS).find((s) => s === n);
+  const byName = typeof v === 'string' ? END_SPELLINGS[v.toUpperCase().replace(/[\s_-]/g, '')] : undefined;
+  const status = byNumber ?? byName;
+  if (status === undefined) throw badRequest(CONTEXT, 'invalid status: use COMPLETE, CANCELED, TIMEDOUT, FAILED or PARTIALLYCOMPLETE.');
+  return status;
 }
 
 function emptyResult(domain: string): DomainResultInput {

@@ -27,7 +27,8 @@ const CONTEXT = 'collectors';
 // The tag grammar is the only way a request reaches the disk: an enum member and a semver, never a path.
 const TAG = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
-function collectorType(raw: string): CollectorType {
+/** A collector type as REST's path names it; GraphQL's ClientType enum has already checked it. */
+export function collectorType(raw: string): CollectorType {
   if (!COLLECTOR_TYPES.includes(raw as CollectorType)) {
     throw badRequest(CONTEXT, `Invalid collector type: ${raw.slice(0, 40)}; use one of ${COLLECTOR_TYPES.join(', ')}.`);
   }
@@ -39,8 +40,7 @@ function collectorType(raw: string): CollectorType {
  * The directory is read per request, so dropping in a new release needs no restart.
  */
 export function createCollectorFiles(dir: string) {
-  async function manifest(rawType: string): Promise<CollectorManifest> {
-    const type = collectorType(rawType);
+  async function manifest(type: CollectorType): Promise<CollectorManifest> {
     const names = await fs.readdir(path.join(dir, type)).catch(() => [] as string[]);
     const pattern = new RegExp(`^${type}-v(.+)\\.zip\\.sha256$`);
     const versions: CollectorVersion[] = [];
@@ -62,8 +62,7 @@ export function createCollectorFiles(dir: string) {
     manifest,
 
     /** Endpoint 15: the checksum file's bytes for a release tag (`latest` or a semver). */
-    async checksum(rawType: string, tag: string): Promise<ChecksumFile> {
-      const type = collectorType(rawType);
+    async checksum(type: CollectorType, tag: string): Promise<ChecksumFile> {
       if (tag !== 'latest' && !TAG.test(tag)) throw badRequest(CONTEXT, 'release_tag must be a version (vX.Y.Z) or latest.');
       const m = await manifest(type);
       const version = tag === 'latest' ? m.latest : `v${tag.replace(/^v/, '')}`;

@@ -20,3 +20,14 @@ export function enumValue<T extends EnumTable>(table: T, name: string): T[keyof 
   if (key === undefined) throw new Error(`${name} is not a value of this enum`);
   return table[key] as T[keyof T];
 }
+
+/**
+ * The GraphQL name of a value, for REST input that arrives as BloodHound's value (1 → 'RUNNING'). `N` is the
+ * generated enum type the caller passes the name to; the schema's enum and the table are checked to match when
+ * the schema is built (a resolver name that the enum lacks stops it).
+ */
+export function enumNameOf<N extends string>(table: EnumTable, value: string | number): N {
+  const key = Object.keys(table).find((k) => table[k] === value);
+  if (key === undefined) throw new Error(`${String(value)} is not a value of this enum`);
+  return enumName(key) as N;
+}

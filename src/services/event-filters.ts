@@ -39,17 +39,23 @@ export const EVENT_FILTERS: Record<EventColumn, FilterSpec> = {
   dc_registry_collection: bool,
 };
 
-export const isEventFilterColumn = (name: string): name is EventColumn => Object.hasOwn(EVENT_FILTERS, name);
+/** The filterable columns, GraphQL's EventFilterColumn (src/services/enums.ts): each name is its column's. */
+export const EVENT_FILTER_COLUMN = Object.fromEntries(Object.keys(EVENT_FILTERS).map((c) => [c, c])) as { [C in EventColumn]: C };
+
+/** A filter column as REST names it (the query parameter); GraphQL's enum has already checked it. */
+export function eventFilterColumn(context: string, name: string): EventColumn {
+  if (!Object.hasOwn(EVENT_FILTERS, name)) {
+    throw badRequest(context, `${name} is not a filterable column; use one of: ${Object.keys(EVENT_FILTERS).join(', ')}.`);
+  }
+  return name as EventColumn;
+}
 
 /**
  * Parses `column=predicate:value` filters (the predicate defaults to eq); a repeated column adds another condition
  * (AND). Each value is checked against its documented pattern: a 400 names the parameter and what it expects.
  */
-export function parseEventFilters(context: string, raw: readonly { column: string; value: string }[]): EventFilter[] {
+export function parseEventFilters(context: string, raw: readonly { column: EventColumn; value: string }[]): EventFilter[] {
   return raw.map(({ column, value }) => {
-    if (!isEventFilterColumn(column)) {
-      throw badRequest(context, `${column} is not a filterable column; use one of: ${Object.keys(EVENT_FILTERS).join(', ')}.`);
-    }
     const spec = EVENT_FILTERS[column];
     if (!spec.pattern.test(value)) throw badRequest(context, `query parameter ${column} is malformed: expected ${spec.expect}.`);
     const m = /^(eq|~eq|neq|gt|gte|lt|lte):/.exec(value);

@@ -1,14 +1,20 @@
 import type { ClientsStore } from '../db/stores/clients-store.js';
-import type { CollectionFlags, EventModel, EventSortColumn, EventsStore } from '../db/stores/events-store.js';
+import type { CollectionFlags, EventColumn, EventModel, EventSortColumn, EventsStore } from '../db/stores/events-store.js';
 import { badRequest, notFound } from '../errors.js';
 import { clientNotFound } from './clients.js';
 import { parseEventFilters } from './event-filters.js';
-import { paging, sortKeys } from './paging.js';
+import { paging, sortInput, sortKeys } from './paging.js';
 import { nextOccurrence, parseSchedule } from './schedule.js';
 import { isUuid, requireListSize } from './validate.js';
 
 const CONTEXT = 'events';
 const SORTABLE: readonly EventSortColumn[] = ['next_scheduled_at', 'id', 'created_at', 'updated_at', 'deleted_at'];
+
+/** The sortable columns, GraphQL's EventSortColumn (src/services/enums.ts): each name is its column's. */
+export const EVENT_SORT_COLUMN = Object.fromEntries(SORTABLE.map((c) => [c, c])) as { [C in EventSortColumn]: C };
+
+/** REST's repeatable sort_by (`id`, `-id`); GraphQL takes {column, descending} with the column an enum. */
+export const eventSortKeys = (values: readonly string[]) => sortKeys(CONTEXT, values, SORTABLE);
 
 /** Body fields of a collection event and the model fields they fill. */
 export const FLAG_FIELDS: readonly [string, keyof CollectionFlags][] = [
@@ -109,11 +115,11 @@ export function createEventsService(deps: EventsDeps) {
     async list(input: {
       skip?: number | null;
       limit?: number | null;
-      sortBy?: readonly string[] | null;
-      filters?: readonly { column: string; value: string }[] | null;
+      sortBy?: readonly { column: EventSortColumn; descending?: boolean | null }[] | null;
+      filters?: readonly { column: EventColumn; value: string }[] | null;
     }) {
       const page = paging(CONTEXT, input, { limit: 100, max: 1000 });
-      const sort = sortKeys(CONTEXT, input.sortBy, SORTABLE);
+      const sort = sortInput(input.sortBy);
       const filters = parseEventFilters(CONTEXT, input.filters ?? []);
       const { total, events: list } = await events.list(filters, sort, page.skip, page.limit);
       return { totalCount: total, skip: page.skip, limit: page.limit, events: list };

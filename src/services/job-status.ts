@@ -16,6 +16,17 @@ export const JOB_STATUS = {
 
 export type JobStatusValue = (typeof JOB_STATUS)[keyof typeof JOB_STATUS];
 
+/** The statuses a collector may end its job with (POST /api/v2/jobs/end): GraphQL's EndJobStatus. */
+export const END_JOB_STATUS = {
+  complete: JOB_STATUS.complete,
+  canceled: JOB_STATUS.canceled,
+  timedOut: JOB_STATUS.timedOut,
+  failed: JOB_STATUS.failed,
+  partiallyComplete: JOB_STATUS.partiallyComplete,
+} as const;
+
+export type EndJobStatusValue = (typeof END_JOB_STATUS)[keyof typeof END_JOB_STATUS];
+
 /** An uploaded file's status: BloodHound's job numbers for pending, ingested and failed. */
 export const FILE_STATUS = { pending: JOB_STATUS.ready, ingested: JOB_STATUS.complete, failed: JOB_STATUS.failed } as const;
 

@@ -3,7 +3,7 @@ import { primaryKind } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
 import type { EdgeTriple, GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
-import { paging, sortKeys, type Paging, type SortKey } from './paging.js';
+import { paging, sortInput, sortKeys, type Paging, type SortKey } from './paging.js';
 
 /**
  * What the entity lists (entities.ts) and endpoints 8 and 11 (graph.ts) share: finding the root node, paging and
@@ -27,11 +27,17 @@ export interface NodeList {
 export interface ListInput {
   skip?: number | null;
   limit?: number | null;
-  sortBy?: string[] | null;
+  sortBy?: readonly { column: NodeSortColumn; descending?: boolean | null }[] | null;
 }
 
-type SortColumn = 'name' | 'objectid' | 'label';
-const SORTABLE: readonly SortColumn[] = ['name', 'objectid', 'label'];
+export type NodeSortColumn = 'name' | 'objectid' | 'label';
+const SORTABLE: readonly NodeSortColumn[] = ['name', 'objectid', 'label'];
+
+/** The sortable columns, GraphQL's NodeSortColumn (src/services/enums.ts): each name is its column's. */
+export const NODE_SORT_COLUMN = Object.fromEntries(SORTABLE.map((c) => [c, c])) as { [C in NodeSortColumn]: C };
+
+/** REST's repeatable sort_by (`name`, `-name`); GraphQL takes {column, descending} with the column an enum. */
+export const nodeSortKeys = (context: string, values: readonly string[]) => sortKeys(context, values, SORTABLE);
 
 /** The node with an object id (case-insensitive); 404 unless it has `kind` when one is given. */
 export async function findNode(store: GraphStore, context: string, objectId: string, kind?: string): Promise<GraphNode> {
@@ -46,12 +52,12 @@ export async function findNode(store: GraphStore, context: string, objectId: str
 
 export interface ListRequest {
   page: Paging;
-  sort: SortKey<SortColumn>[];
+  sort: SortKey<NodeSortColumn>[];
 }
 
 /** The page and order a list request asks for, checked before anything is looked up (its 400s come first). */
 export function listRequest(context: string, input: ListInput): ListRequest {
-  return { page: paging(context, input, { limit: 10, max: 1000 }), sort: sortKeys(context, input.sortBy, SORTABLE) };
+  return { page: paging(context, input, { limit: 10, max: 1000 }), sort: sortInput(input.sortBy) };
 }
 
 /** The nodes a traversal found (dense ids), sorted (newest node first unless `sort`) and paged. */
@@ -74,8 +80,8 @@ export async function nodePage(store: GraphStore, index: GraphIndex, found: Iter
   };
 }
 
-function comparator(sort: SortKey<SortColumn>[]) {
-  const value = (e: NodeListEntry, c: SortColumn) => (c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label);
+function comparator(sort: SortKey<NodeSortColumn>[]) {
+  const value = (e: NodeListEntry, c: NodeSortColumn) => (c === 'name' ? e.name : c === 'objectid' ? e.objectId : e.label);
   return (a: NodeListEntry & { id: number }, b: NodeListEntry & { id: number }) => {
     for (const k of sort) {
       const d = value(a, k.column).localeCompare(value(b, k.column));

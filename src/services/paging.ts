@@ -24,6 +24,10 @@ export interface SortKey<C extends string> {
   descending: boolean;
 }
 
+/** GraphQL's sort input ({column, descending}, the column an enum already checked): descending false when left out. */
+export const sortInput = <C extends string>(keys: readonly { column: C; descending?: boolean | null }[] | null | undefined): SortKey<C>[] =>
+  (keys ?? []).map((k) => ({ column: k.column, descending: k.descending ?? false }));
+
 /** Parses repeatable sort_by values (`name`, `-name`) against the sortable columns; 400 naming a bad one. */
 export function sortKeys<C extends string>(
   context: string,

@@ -5,6 +5,7 @@ import type { GraphStore } from '../graph/store.js';
 import type { SearchStore } from '../db/stores/search-store.js';
 import { badRequest } from '../errors.js';
 import { paging } from './paging.js';
+import type { EditionValue } from './edition.js';
 
 export type SearchMode = 'PREFIX' | 'CONTAINS';
 
@@ -15,7 +16,7 @@ const KIND = /^[A-Za-z0-9_]{1,64}$/;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Search by name or object id, and the graph's inventories: where an analyst starts. */
-export function createSearchService(deps: { search: SearchStore; graph: GraphStore; edition: string }) {
+export function createSearchService(deps: { search: SearchStore; graph: GraphStore; edition: EditionValue }) {
   const { search, graph } = deps;
   return {
     async search(

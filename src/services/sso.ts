@@ -16,8 +16,20 @@ export interface SpUrls {
   spAcsUri: string;
 }
 
+/**
+ * BloodHound's SSO provider types, GraphQL's SsoProviderType (src/services/enums.ts); REST answers them as stored,
+ * in lower case. This service creates SAML providers only (the table's check constraint holds to that).
+ */
+export const SSO_PROVIDER_TYPE = { saml: 'saml', oidc: 'oidc' } as const;
+export type SsoProviderTypeValue = (typeof SSO_PROVIDER_TYPE)[keyof typeof SSO_PROVIDER_TYPE];
+
 export type SamlProviderView = SamlProviderModel & SpUrls;
-export type SsoProviderView = SsoProviderModel & { loginUri: string; callbackUri: string; details: SamlProviderView | null };
+export type SsoProviderView = Omit<SsoProviderModel, 'type'> & {
+  type: SsoProviderTypeValue;
+  loginUri: string;
+  callbackUri: string;
+  details: SamlProviderView | null;
+};
 
 export interface SsoDeps {
   store: SsoStore;
@@ -185,7 +197,9 @@ export function createSsoService(deps: SsoDeps) {
       return providers.map((p) => {
         const details = saml.get(p.id);
         const u = urls(p.slug);
-        return { ...p, loginUri: u.spSsoUri, callbackUri: u.spAcsUri, details: details ? view(details) : null };
+        // The column's check constraint admits only the types of SSO_PROVIDER_TYPE.
+        const type = p.type as SsoProviderTypeValue;
+        return { ...p, type, loginUri: u.spSsoUri, callbackUri: u.spAcsUri, details: details ? view(details) : null };
       });
     },
 

@@ -325,7 +325,7 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
       const res = await gql(
         `query($u: String!, $g: String!, $c: String!) {
           userEntity(objectId: $u) { node { name label } counts { sessions psRemoteRights controllers } }
-          groupPSRemoteRights(objectId: $g, sortBy: ["-name"]) { totalCount nodes { name } }
+          groupPSRemoteRights(objectId: $g, sortBy: [{ column: NAME, descending: true }]) { totalCount nodes { name } }
           shortestPaths(start: $g, end: $c) { pathCount truncated length }
           node(objectId: "nope") { id }
         }`,

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { apiToken, expectWrapper, signed, useTestApp } from '../helpers/app';
-import { createClient } from '../helpers/collectors';
+import { createClient, createEvent } from '../helpers/collectors';
+import { createTestIdp } from '../helpers/saml-idp';
 import { sharphound, uploadJob } from '../helpers/upload';
 import { load } from '../unit/analysis-graph';
 
@@ -8,6 +9,9 @@ import { load } from '../unit/analysis-graph';
  * Issue 12: closed sets are GraphQL enums and mutations take typed inputs; REST keeps BloodHound's numbers and
  * spellings on the same operations.
  */
+/** GraphQL over HTTP's own media type: a request that does not validate (a wrong enum value) answers 400. */
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
 describe('GraphQL enums and typed inputs, REST numbers', () => {
   const t = useTestApp();
   const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });
@@ -19,8 +23,9 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
       nodes: [
         ['S-1-5-21-7-7-7-1001', 'User', { name: 'ALICE@ENUMS.LOCAL' }],
         ['S-1-5-21-7-7-7-1002', 'User', { name: 'BOB@ENUMS.LOCAL' }],
+        ['S-1-5-21-7-7-7-513', 'Group', { name: 'DOMAIN USERS@ENUMS.LOCAL' }],
       ],
-      edges: [],
+      edges: ['S-1-5-21-7-7-7-1001 MemberOf S-1-5-21-7-7-7-513', 'S-1-5-21-7-7-7-1002 MemberOf S-1-5-21-7-7-7-513'],
     });
   });
 
@@ -158,5 +163,149 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']));
     const tooMany = await signed(t.app, client.token, 'POST', '/api/v2/clients/error', { task_error: 'x', additional: many });
     expect(expectWrapper(tooMany, 400).message).toMatch(/at most 100/);
+  });
+
+  it('client type: ClientType in GraphQL, the API document’s names over REST (and sharphound / azurehound on collector paths)', async () => {
+    const made = await gql(`mutation { createClient(input: { name: "enum-azure", type: COLLECTOR_AZURE }) { id type } }`);
+    expect(made.body.data.createClient).toEqual({ id: expect.any(String), type: 'COLLECTOR_AZURE' });
+    const rest = await request(t.app).get(`/api/v2/clients/${made.body.data.createClient.id}`).set(admin());
+    expect(rest.body.data.type).toBe('collector_azure');
+    const listed = await gql(`{ clients(limit: 1000) { clients { name type } } }`);
+    expect(listed.body.data.clients.clients).toContainEqual({ name: 'enum-azure', type: 'COLLECTOR_AZURE' });
+    // REST takes the document's names only; the enum's names and BloodHound's collector names are not client types.
+    for (const type of ['COLLECTOR_AD', 'sharphound']) {
+      const res = await request(t.app)
+        .post('/api/v2/clients')
+        .set(admin())
+        .send({ name: `bad-${type}`, type });
+      expect(expectWrapper(res, 400)).toEqual({
+        context: 'clients',
+        message: 'type must be one of: collector_ad, collector_azure, collector_open.',
+      });
+    }
+    const manifest = await gql(`{ collectorManifest(type: COLLECTOR_AD) { type versions { version } } }`);
+    expect(manifest.body.data.collectorManifest.type).toBe('COLLECTOR_AD');
+    const byAlias = await request(t.app).get('/api/v2/collectors/sharphound').set(admin());
+    expect(byAlias.body).toEqual((await request(t.app).get('/api/v2/collectors/collector_ad').set(admin())).body);
+    expect(expectWrapper(await request(t.app).get('/api/v2/collectors/COLLECTOR_AD').set(admin()), 400).message).toMatch(
+      /^Invalid collector type: COLLECTOR_AD; use one of collector_ad, collector_azure, collector_open\.$/,
+    );
+  });
+
+  it('endJob takes EndJobStatus in GraphQL; REST takes AzureHound’s names or numbers for the same enum', async () => {
+    const client = await createClient(t.app, t.adminJwt);
+    const run = async () => {
+      const task = await request(t.app).post(`/api/v2/clients/${client.id}/tasks`).set(admin()).send({});
+      expect((await signed(t.app, client.token, 'POST', '/api/v2/jobs/start', { id: task.body.data.id })).status).toBe(200);
+      return task.body.data.id as number;
+    };
+    const endGql = (status: string) =>
+      signed(t.app, client.token, 'POST', '/graphql', {
+        query: `mutation { endJob(status: ${status}, message: "slow") { id status } }`,
+      }).set('Accept', GRAPHQL_RESPONSE);
+
+    const first = await run();
+    const wrong = await endGql('RUNNING');
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.errors[0].message).toMatch(/EndJobStatus/);
+    expect((await endGql('TIMED_OUT')).body.data.endJob).toEqual({ id: first, status: 'TIMED_OUT' });
+    expect((await request(t.app).get(`/api/v2/jobs/${first}`).set(admin())).body.data).toMatchObject({ status: 4, statusMessage: 'slow' });
+
+    for (const [status, number] of [
+      ['timed_out', 4],
+      [8, 8],
+      ['Cancelled', 3],
+    ] as const) {
+      const id = await run();
+      const ended = await signed(t.app, client.token, 'POST', '/api/v2/jobs/end', { status });
+      expect({ status, ended: ended.body.data.status }).toEqual({ status, ended: number });
+      const job = await gql(`query ($id: Int!) { collectionJob(id: $id) { status } }`, { id });
+      expect(job.body.data.collectionJob.status).toBe({ 3: 'CANCELED', 4: 'TIMED_OUT', 8: 'PARTIALLY_COMPLETE' }[number]);
+    }
+    await run();
+    for (const status of ['RUNNING', 1, 'TIMED OUT!']) {
+      const res = await signed(t.app, client.token, 'POST', '/api/v2/jobs/end', { status });
+      expect(expectWrapper(res, 400)).toEqual({
+        context: 'jobs',
+        message: 'invalid status: use COMPLETE, CANCELED, TIMEDOUT, FAILED or PARTIALLYCOMPLETE.',
+      });
+    }
+  });
+
+  it('SSO provider type: SsoProviderType in GraphQL, "saml" over REST', async () => {
+    const idp = await createTestIdp();
+    const made = await request(t.app)
+      .post('/api/v2/saml/providers')
+      .set(admin())
+      .field('name', 'Enum IdP')
+      .attach('metadata', Buffer.from(idp.metadata), { filename: 'idp.xml', contentType: 'application/xml' });
+    expect(made.status).toBe(200);
+    const gqlList = await gql(`{ ssoProviders { name type } }`);
+    expect(gqlList.body.data.ssoProviders).toContainEqual({ name: 'Enum IdP', type: 'SAML' });
+    const rest = await request(t.app).get('/api/v2/sso-providers');
+    expect(rest.body.data.find((p: { name: string }) => p.name === 'Enum IdP').type).toBe('saml');
+  });
+
+  it('event filters and sorting: EventFilterColumn and EventSort in GraphQL, query parameters over REST', async () => {
+    const client = await createClient(t.app, t.adminJwt);
+    const made = [];
+    for (const session of [true, false, true])
+      made.push(await createEvent(t.app, t.adminJwt, { client_id: client.id, session_collection: session }));
+    const ids = made.map((e: { id: number }) => e.id);
+    const listed = await gql(
+      `query ($c: String!) { events(filters: [{ column: CLIENT_ID, value: $c }, { column: SESSION_COLLECTION, value: "true" }],
+         sortBy: [{ column: ID, descending: true }]) { totalCount events { id } } }`,
+      { c: `eq:${client.id}` },
+    );
+    expect(listed.body.data.events).toEqual({ totalCount: 2, events: [{ id: ids[2] }, { id: ids[0] }] });
+    const ascending = await gql(
+      `query ($c: String!) { events(filters: [{ column: CLIENT_ID, value: $c }], sortBy: [{ column: ID }]) { events { id } } }`,
+      {
+        c: client.id,
+      },
+    );
+    expect(ascending.body.data.events.events.map((e: { id: number }) => e.id)).toEqual(ids);
+    const rest = await request(t.app).get(`/api/v2/events?client_id=eq:${client.id}&session_collection=true&sort_by=-id`).set(admin());
+    expect(rest.body.data.map((e: { id: number }) => e.id)).toEqual([ids[2], ids[0]]);
+
+    for (const query of [
+      `{ events(filters: [{ column: ALL_TRUSTED_DOMAINS, value: "true" }]) { totalCount } }`,
+      `{ events(filters: [{ column: "id", value: "1" }]) { totalCount } }`,
+      `{ events(sortBy: [{ column: RRULE }]) { totalCount } }`,
+      `{ events(sortBy: ["-id"]) { totalCount } }`,
+    ]) {
+      const res = await gql(query).set('Accept', GRAPHQL_RESPONSE);
+      expect({ query, status: res.status, data: res.body.data }).toEqual({ query, status: 400, data: undefined });
+    }
+    expect(expectWrapper(await request(t.app).get('/api/v2/events?ID=1').set(admin()), 400).message).toMatch(
+      /^ID is not a filterable column/,
+    );
+    expect(expectWrapper(await request(t.app).get('/api/v2/events?sort_by=-ID').set(admin()), 400).message).toMatch(
+      /^sort_by column "ID" is not sortable/,
+    );
+  });
+
+  it('node lists sort by NodeSort in GraphQL and by sort_by over REST', async () => {
+    const group = 'S-1-5-21-7-7-7-513';
+    const list = (sort: string) =>
+      gql(`query ($g: String!) { entity(objectId: $g) { list(name: members, sortBy: ${sort}) { nodes { name } } } }`, { g: group });
+    const names = (res: request.Response) => res.body.data.entity.list.nodes.map((n: { name: string }) => n.name);
+    expect(names(await list('[{ column: NAME, descending: true }]'))).toEqual(['BOB@ENUMS.LOCAL', 'ALICE@ENUMS.LOCAL']);
+    expect(names(await list('[{ column: OBJECTID }]'))).toEqual(['ALICE@ENUMS.LOCAL', 'BOB@ENUMS.LOCAL']);
+    const rest = await request(t.app).get(`/api/v2/groups/${group}/members?sort_by=-name`).set(admin());
+    expect(rest.body.data.map((n: { name: string }) => n.name)).toEqual(['BOB@ENUMS.LOCAL', 'ALICE@ENUMS.LOCAL']);
+    for (const sort of ['[{ column: COLOR }]', '["-name"]']) {
+      const res = await list(sort).set('Accept', GRAPHQL_RESPONSE);
+      expect({ sort, status: res.status, data: res.body.data }).toEqual({ sort, status: 400, data: undefined });
+    }
+    expect(expectWrapper(await request(t.app).get(`/api/v2/groups/${group}/members?sort_by=-NAME`).set(admin()), 400).message).toMatch(
+      /^sort_by column "NAME" is not sortable; use one of: name, objectid, label\.$/,
+    );
+  });
+
+  it('edition: Edition in GraphQL; /health answers it in lower case', async () => {
+    const res = await gql(`{ health { edition } serviceInfo { edition } }`);
+    expect(res.body.data).toEqual({ health: { edition: 'ENTERPRISE' }, serviceInfo: { edition: 'ENTERPRISE' } });
+    expect((await request(t.app).get('/health')).body.edition).toBe('enterprise');
   });
 });

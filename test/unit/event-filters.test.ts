@@ -1,9 +1,13 @@
 import { AppError } from '../../src/errors';
-import { parseEventFilters } from '../../src/services/event-filters';
+import { eventFilterColumn, parseEventFilters } from '../../src/services/event-filters';
 
 const refusal = (raw: { column: string; value: string }[]) => {
   try {
-    parseEventFilters('events', raw);
+    // REST checks the column first (GraphQL's EventFilterColumn enum does it there), then the value.
+    parseEventFilters(
+      'events',
+      raw.map((f) => ({ column: eventFilterColumn('events', f.column), value: f.value })),
+    );
   } catch (err) {
     if (err instanceof AppError) return `${err.status} ${err.context}: ${err.message}`;
     throw err;

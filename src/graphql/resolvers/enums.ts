@@ -1,6 +1,12 @@
 import type { Resolvers } from '../../generated/graphql.js';
 import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
-import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
+import { CLIENT_TYPE } from '../../services/clients.js';
+import { EDITION } from '../../services/edition.js';
+import { EVENT_FILTER_COLUMN } from '../../services/event-filters.js';
+import { EVENT_SORT_COLUMN } from '../../services/events.js';
+import { DATAPIPE_STATE, END_JOB_STATUS, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
+import { NODE_SORT_COLUMN } from '../../services/node-lists.js';
+import { SSO_PROVIDER_TYPE } from '../../services/sso.js';
 import { enumResolver } from '../../services/enums.js';
 
 /** Closed sets: GraphQL names, services' values (BloodHound's numbers), one table each (src/services/enums.ts). */
@@ -12,4 +18,11 @@ export const enumResolvers: Resolvers = {
   CertificationStatus: enumResolver(CERTIFICATION),
   CertificationAction: enumResolver(CERTIFICATION_ACTION),
   SeedType: enumResolver(SEED_TYPE),
+  ClientType: enumResolver(CLIENT_TYPE),
+  EndJobStatus: enumResolver(END_JOB_STATUS),
+  SsoProviderType: enumResolver(SSO_PROVIDER_TYPE),
+  EventFilterColumn: enumResolver(EVENT_FILTER_COLUMN),
+  EventSortColumn: enumResolver(EVENT_SORT_COLUMN),
+  NodeSortColumn: enumResolver(NODE_SORT_COLUMN),
+  Edition: enumResolver(EDITION),
 };

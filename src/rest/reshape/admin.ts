@@ -1,5 +1,6 @@
 import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
 import { enumValue } from '../../services/enums.js';
+import { SSO_PROVIDER_TYPE } from '../../services/sso.js';
 import { nullInt32, nullString, nullTime } from '../shapes.js';
 import type {
   CustomNodeKindFieldsFragment,
@@ -37,7 +38,7 @@ export const ssoProvider = (p: ListSsoProvidersQuery['ssoProviders'][number]) =>
   id: p.id,
   name: p.name,
   slug: p.slug,
-  type: p.type,
+  type: enumValue(SSO_PROVIDER_TYPE, p.type),
   details: p.details ? samlProvider(p.details) : null,
   config: {
     auto_provision: {

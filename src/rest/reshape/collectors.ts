@@ -4,6 +4,7 @@ import type {
   EventFieldsFragment,
   RefFieldsFragment,
 } from '../../generated/operations.js';
+import { CLIENT_TYPE } from '../../services/clients.js';
 import { JOB_STATUS } from '../../services/job-status.js';
 import { enumValue } from '../../services/enums.js';
 import { FLAG_FIELDS } from '../../services/events.js';
@@ -157,7 +158,7 @@ export const client = (c: ClientFieldsFragment) => ({
   domain_controller: nullString(c.domainController),
   version: c.version,
   user_sid: nullString(c.userSid),
-  type: c.type,
+  type: enumValue(CLIENT_TYPE, c.type),
   created_at: c.createdAt,
   updated_at: c.updatedAt,
 });

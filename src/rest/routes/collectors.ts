@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { FLAG_FIELDS } from '../../services/events.js';
+import type { ClientType, EndJobStatus, EventFilterColumn, EventSortColumn } from '../../generated/operations.js';
+import { CLIENT_TYPE, clientType } from '../../services/clients.js';
+import { endStatus } from '../../services/collection-jobs.js';
+import { collectorType } from '../../services/collector-files.js';
+import { enumNameOf } from '../../services/enums.js';
+import { EVENT_FILTER_COLUMN, eventFilterColumn } from '../../services/event-filters.js';
+import { EVENT_SORT_COLUMN, eventSortKeys, FLAG_FIELDS } from '../../services/events.js';
+import { END_JOB_STATUS } from '../../services/job-status.js';
 import { field, intText, query } from '../params.js';
 import * as shape from '../reshape/collectors.js';
 import { token } from '../reshape/identity.js';
@@ -36,7 +43,13 @@ const EVENT_LIST_PARAMS = new Set(['skip', 'limit', 'sort_by', 'hydrate_ous', 'h
 export const eventFilters = (q: Record<string, unknown>) =>
   Object.entries(q)
     .filter(([name]) => !EVENT_LIST_PARAMS.has(name))
-    .flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).map((value) => ({ column: name, value: String(value) })));
+    .flatMap(([name, v]) => {
+      const column = enumNameOf<EventFilterColumn>(EVENT_FILTER_COLUMN, eventFilterColumn('events', name));
+      return (Array.isArray(v) ? v : [v]).map((value) => ({ column, value: String(value) }));
+    });
+/** sort_by values (`id`, `-id`) as GraphQL's EventSort. */
+const eventSort = (values: string[]) =>
+  eventSortKeys(values).map((k) => ({ column: enumNameOf<EventSortColumn>(EVENT_SORT_COLUMN, k.column), descending: k.descending }));
 
 /**
  * Collector management (enterprise): clients and their tokens, scheduled events (16, 17), ad-hoc tasks and jobs,
@@ -101,7 +114,10 @@ export const collectorRoutes = [
         })
         .optional(),
     },
-    variables: ({ body }) => ({ status: body?.status == null ? null : String(body.status), message: body?.message ?? null }),
+    variables: ({ body }) => ({
+      status: enumNameOf<EndJobStatus>(END_JOB_STATUS, endStatus(body?.status)),
+      message: body?.message ?? null,
+    }),
     reshape: ({ endJob }) => data(shape.endedJob(endJob)),
   }),
   route('POST', '/api/v2/ingest', 'ingest', 'IngestCollection', {
@@ -136,7 +152,9 @@ export const collectorRoutes = [
         domain_controller: field.string(),
       }),
     },
-    variables: ({ body: b }) => ({ input: { name: b.name, type: b.type, domainController: b.domain_controller } }),
+    variables: ({ body: b }) => ({
+      input: { name: b.name, type: enumNameOf<ClientType>(CLIENT_TYPE, clientType(b.type)), domainController: b.domain_controller },
+    }),
     reshape: ({ createClient }) => data(shape.client(createClient)),
   }),
   // 7
@@ -176,7 +194,7 @@ export const collectorRoutes = [
     variables: ({ query }) => ({
       skip: query.skip,
       limit: query.limit,
-      sortBy: query.sort_by,
+      sortBy: eventSort(query.sort_by),
       filters: eventFilters(query),
       ...hydrateVariables(query),
     }),
@@ -215,13 +233,13 @@ export const collectorRoutes = [
   // --- collector releases (both editions) ---
   route('GET', '/api/v2/collectors/:collector_type', 'collectors', 'CollectorManifest', {
     input: { params: z.object({ collector_type: z.string() }) },
-    variables: ({ params }) => ({ type: collectorType(params.collector_type) }),
+    variables: ({ params }) => ({ type: collectorTypeName(params.collector_type) }),
     reshape: ({ collectorManifest: m }) => data({ latest: m.latest ?? '', versions: m.versions }),
   }),
   // 15
   route('GET', '/api/v2/collectors/:collector_type/:release_tag/checksum', 'collectors', 'CollectorChecksum', {
     input: { params: z.object({ collector_type: z.string(), release_tag: z.string() }) },
-    variables: ({ params }) => ({ type: collectorType(params.collector_type), releaseTag: params.release_tag }),
+    variables: ({ params }) => ({ type: collectorTypeName(params.collector_type), releaseTag: params.release_tag }),
     reshape: ({ collectorChecksum: c }) => ({
       raw: { data: Buffer.from(c.content, 'utf8'), contentType: 'application/octet-stream' },
       headers: { 'Content-Disposition': `attachment; filename="${c.fileName}"` },
@@ -230,6 +248,7 @@ export const collectorRoutes = [
 ];
 
 /** BloodHound's collector names (`sharphound`, `azurehound`) are aliases of the API document's ones (issue 12). */
-function collectorType(t: string): string {
-  return t === 'sharphound' ? 'collector_ad' : t === 'azurehound' ? 'collector_azure' : t;
+function collectorTypeName(t: string): ClientType {
+  const type = collectorType(t === 'sharphound' ? 'collector_ad' : t === 'azurehound' ? 'collector_azure' : t);
+  return enumNameOf<ClientType>(CLIENT_TYPE, type);
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { NodeListFieldsFragment } from '../../generated/operations.js';
+import type { NodeListFieldsFragment, NodeSortColumn } from '../../generated/operations.js';
+import { enumNameOf } from '../../services/enums.js';
+import { NODE_SORT_COLUMN, nodeSortKeys } from '../../services/node-lists.js';
 import { query } from '../params.js';
 import * as shape from '../reshape/graph.js';
 import { route, type OperationName, type RestRoute, type Result, type Variables } from '../route.js';
@@ -14,6 +16,10 @@ export const listQuery = z.object({
   sort_by: query.many(),
   type: z.enum(['list', 'graph'], { error: 'must be "list" or "graph".' }).default('list'),
 });
+
+/** sort_by values (`name`, `-name`) as GraphQL's NodeSort. */
+const nodeSort = (context: string, values: string[]) =>
+  nodeSortKeys(context, values).map((k) => ({ column: enumNameOf<NodeSortColumn>(NODE_SORT_COLUMN, k.column), descending: k.descending }));
 
 /**
  * An entity list endpoint: `type=list` (default) runs the list operation, `type=graph` the graph one. The route
@@ -32,7 +38,13 @@ export function entityList<L extends OperationName, G extends OperationName>(
       input: { params: objectParams, query: listQuery },
       when: ({ query }) => query.type === 'list',
       variables: ({ params, query }) =>
-        ({ ...extra, objectId: params.object_id, skip: query.skip, limit: query.limit, sortBy: query.sort_by }) as Variables<L>,
+        ({
+          ...extra,
+          objectId: params.object_id,
+          skip: query.skip,
+          limit: query.limit,
+          sortBy: nodeSort(context, query.sort_by),
+        }) as Variables<L>,
       reshape: (r) => shape.nodeList(list.page(r)),
     }),
     route('GET', path, context, graph.op, {

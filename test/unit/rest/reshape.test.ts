@@ -80,7 +80,7 @@ describe('REST reshape: GraphQL results → the API document', () => {
     const c = collectors.client({
       id: 'c',
       name: 'collector',
-      type: 'collector_ad',
+      type: 'COLLECTOR_AD',
       ipAddress: '',
       hostname: '',
       configuredUser: '',
