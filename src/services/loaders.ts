@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EventModel } from '../db/stores/events-store.js';
 import type { ClientErrorModel, DomainResultModel, JobModel } from '../db/stores/jobs-store.js';
+import type { GraphNode } from '../graph/model.js';
 import type { GraphStore } from '../graph/store.js';
 import type { CollectionJobsService } from './collection-jobs.js';
 import type { EventsService } from './events.js';
@@ -31,6 +32,11 @@ export function createLoaders(d: { graph: GraphStore; events: EventsService; job
       groupBy(ids, await d.jobs.domainResults(ids), (r) => r.jobId),
     ),
     jobErrors: new DataLoader<number, ClientErrorModel[]>(async (ids) => groupBy(ids, await d.jobs.errors(ids), (r) => r.jobId!)),
+    /** Nodes by (upper-case) object id, for list entries that show their properties. */
+    nodeByObjectId: new DataLoader<string, GraphNode | null>(async (ids) => {
+      const found = new Map((await d.graph.nodesByObjectIds(ids)).map((n) => [n.objectid, n]));
+      return ids.map((id) => found.get(id) ?? null);
+    }),
   };
 }
 

@@ -134,7 +134,8 @@ describe('entities, search and inventories (issue 12)', () => {
       // LIKE wildcards in the term match themselves.
       expect((await get('/api/v2/search?q=%25')).body).toMatchObject({ count: 0, data: [] });
       const gs = await get('/api/v2/graph-search?query=dfm');
-      expect(Object.keys(gs.body.data.nodes)).toContain(DFM);
+      // BloodHound's flat graph map: styled nodes keyed by node id, the object id in each node's data.
+      expect(Object.values(gs.body.data).map((n) => (n as { data: { objectid: string } }).data.objectid)).toContain(DFM);
     });
 
     it('rejects bad search input with 400', async () => {

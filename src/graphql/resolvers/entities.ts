@@ -42,6 +42,15 @@ export const entitiesResolvers: Resolvers = {
       return found;
     },
   },
+  NodeListEntry: {
+    properties: async (e, _, ctx) => (await ctx.loaders.nodeByObjectId.load(e.objectId))?.properties ?? {},
+  },
+  SearchResult: {
+    graph: async (r, _, ctx) => {
+      const nodes = await Promise.all(r.nodes.map((n) => ctx.loaders.nodeByObjectId.load(n.objectId)));
+      return { nodes: nodes.filter((n) => n !== null), edges: [] };
+    },
+  },
   Graph: {
     bloodhound: (g, _, ctx) => ctx.services.entities.bloodhoundGraph(g),
   },

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import { ENTITY_TYPES, LISTS, type EntityType } from '../../services/entities-lists.js';
 import { query } from '../params.js';
-import * as shape from '../reshape/graph.js';
-import { data, route, type RestRoute } from '../route.js';
+import * as shape from '../reshape/entities.js';
+import { route, type RestRoute } from '../route.js';
 import { entityList, objectParams } from './entity-list.js';
 
 /**
@@ -13,15 +13,6 @@ import { entityList, objectParams } from './entity-list.js';
  */
 
 const countsQuery = z.object({ counts: query.optBool(), count: query.optBool() });
-
-type Counts = { list: string; count: number }[] | undefined;
-const info = (e: { kind: string; node: { kinds: string[]; properties: unknown }; counts?: Counts }, withKind: boolean) =>
-  data({
-    ...(withKind ? { kind: e.kind } : {}),
-    kinds: e.node.kinds,
-    props: e.node.properties,
-    ...Object.fromEntries((e.counts ?? []).map((c) => [c.list, c.count])),
-  });
 
 /** Entity info and one list route pair per list of an AD entity type. `skip` names paths already declared elsewhere. */
 function adRoutes(t: EntityType, skip: ReadonlySet<string>): RestRoute[] {
@@ -33,7 +24,7 @@ function adRoutes(t: EntityType, skip: ReadonlySet<string>): RestRoute[] {
       route('GET', base, context, 'GetEntityInfo', {
         input: { params: objectParams, query: countsQuery },
         variables: ({ params, query }) => ({ objectId: params.object_id, kind: t.kind, counts: query.counts ?? query.count ?? true }),
-        reshape: ({ entity }) => info(entity!, false),
+        reshape: ({ entity }) => shape.adInfo(entity!),
       }),
     );
   }
@@ -90,9 +81,9 @@ const azureRoutes: RestRoute[] = [
       kind: azureType(params.entity_type).kind,
       counts: query.counts ?? true,
     }),
-    reshape: ({ entity }) => info(entity!, true),
+    reshape: ({ entity }) => shape.azureInfo(entity!),
   }),
-  route('GET', '/api/v2/azure/:entity_type', 'azure', 'ListEntityList', {
+  route('GET', '/api/v2/azure/:entity_type', 'azure', 'ListAzureEntityList', {
     input: { params: azureParams, query: azureQuery },
     when: ({ query }) => !!query.related_entity_type && query.type === 'list',
     variables: ({ params, query }) => {
@@ -102,10 +93,11 @@ const azureRoutes: RestRoute[] = [
         kind: t.kind,
         name: azureList(t, query.related_entity_type!),
         skip: query.skip,
-        limit: query.limit,
+        // BloodHound's Azure lists default to 100 entries (its AD lists to 10).
+        limit: query.limit ?? 100,
       };
     },
-    reshape: ({ entity }) => shape.nodeList(entity!.list),
+    reshape: ({ entity }) => shape.azureList(entity!.list),
   }),
   route('GET', '/api/v2/azure/:entity_type', 'azure', 'GraphEntityList', {
     input: { params: azureParams, query: azureQuery },

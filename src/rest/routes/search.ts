@@ -7,8 +7,6 @@ import { data, route } from '../route.js';
  * features, in BloodHound's envelopes.
  */
 
-type Entry = { objectId: string; name: string; label: string; kinds: string[] };
-
 const searchQuery = z.object({
   q: z.string({ error: 'is required.' }),
   type: query.many(),
@@ -28,17 +26,30 @@ export const searchRoutes = [
       skip: query.skip,
       limit: query.limit,
     }),
+    // BloodHound answers `{data: [SearchResult]}`; count, skip, limit and kinds are ours, for paging past the first page.
     reshape: ({ search }) => ({
       body: {
         count: search.totalCount,
         skip: search.skip,
         limit: search.limit,
-        data: search.nodes.map((n: Entry) => ({ objectid: n.objectId, name: n.name, type: n.label, kinds: n.kinds })),
+        data: search.nodes.map((n) => {
+          const p = n.properties as Record<string, unknown>;
+          return {
+            objectid: n.objectId,
+            type: n.label,
+            name: n.name,
+            distinguishedname: typeof p.distinguishedname === 'string' ? p.distinguishedname : '',
+            system_tags: typeof p.system_tags === 'string' ? p.system_tags : '',
+            kinds: n.kinds,
+          };
+        }),
       },
     }),
   }),
   // The explore page's search: `query`, `type=fuzzy` (contains) or `exact` (prefix); the matches as Graph nodes.
-  route('GET', '/api/v2/graph-search', 'graph-search', 'SearchNodes', {
+  // The explore page's search: `query`, `type=fuzzy` (contains) or `exact` (prefix); BloodHound answers the matches
+  // as its flat graph map: styled nodes keyed by node id, under `data`.
+  route('GET', '/api/v2/graph-search', 'graph-search', 'GraphSearchNodes', {
     input: {
       query: z.object({
         query: z.string({ error: 'is required.' }),
@@ -47,13 +58,7 @@ export const searchRoutes = [
       }),
     },
     variables: ({ query }) => ({ query: query.query, mode: query.type === 'fuzzy' ? 'CONTAINS' : 'PREFIX', limit: query.limit ?? 100 }),
-    reshape: ({ search }) =>
-      data({
-        nodes: Object.fromEntries(
-          search.nodes.map((n: Entry) => [n.objectId, { label: n.name, kind: n.label, kinds: n.kinds, objectId: n.objectId }]),
-        ),
-        edges: [],
-      }),
+    reshape: ({ search }) => data(search.graph.bloodhound),
   }),
   route('GET', '/api/v2/available-domains', 'available-domains', 'AvailableDomains', {
     reshape: ({ availableDomains }) =>

@@ -1,0 +1,172 @@
+import path from 'node:path';
+import request from 'supertest';
+import { useTestApp } from '../helpers/app';
+import { AZUREHOUND, GOLDEN_INPUT } from '../helpers/fixtures';
+import { ingestAsAdmin } from '../helpers/upload';
+
+/**
+ * The envelopes of BloodHound's non-documented routes we serve, as BloodHound's code answers them (handlers in
+ * cmd/api/src/api/v2, js-client-library's response types). Key sets are asserted exactly where BloodHound's are
+ * fixed; keys we add are named in docs/decisions.md ("Analyst surface, second part").
+ */
+
+const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL
+const TENANT = '6C12B0B0-B2CC-4A73-8252-0B94BFCA2145'; // Contoso (azurehound/entra.json)
+const ALICE = '1D8A4C57-5B1F-4C3E-9F59-0F8F9D3F0A11';
+
+type Json = Record<string, unknown>;
+const keys = (o: unknown) => Object.keys(o as Json).sort();
+const sorted = (...k: string[]) => [...k].sort();
+
+describe("BloodHound's envelopes (issue 12)", () => {
+  const t = useTestApp();
+  const get = (p: string) => request(t.app).get(p).set('Authorization', `Bearer ${t.adminJwt}`);
+  const ok = async (p: string) => {
+    const res = await get(p);
+    expect({ path: p, status: res.status }).toEqual({ path: p, status: 200 });
+    return res.body as Json;
+  };
+
+  beforeAll(async () => {
+    await ingestAsAdmin(t, [...GOLDEN_INPUT, path.join(AZUREHOUND, 'entra.json')]);
+  });
+
+  describe('AD entity info and lists', () => {
+    /** BloodHound's count keys per entity type (ad_entity.go); `kinds` and `props` beside them. */
+    const COUNT_KEYS: Record<string, string[]> = {
+      groups: ['sessions', 'members', 'membership', 'adminRights', 'rdpRights', 'backupRights', 'dcomRights', 'psRemoteRights'],
+      computers: [
+        'sessions',
+        'adminUsers',
+        'rdpUsers',
+        'dcomUsers',
+        'psRemoteUsers',
+        'backupOperators',
+        'sqlAdminUsers',
+        'constrainedUsers',
+        'groupMembership',
+        'adminRights',
+        'rdpRights',
+        'backupRights',
+        'dcomRights',
+        'psRemoteRights',
+        'constrainedPrivs',
+        'controllables',
+        'controllers',
+        'gpos',
+      ],
+      // BloodHound's `adcs-escalations` is missing: we compute no ADCS escalation list (decisions.md).
+      domains: [
+        'users',
+        'groups',
+        'computers',
+        'ous',
+        'gpos',
+        'foreignUsers',
+        'foreignGroups',
+        'foreignGPOControllers',
+        'foreignAdmins',
+        'inboundTrusts',
+        'outboundTrusts',
+        'controllers',
+        'linkedgpos',
+        'dcsyncers',
+      ],
+    };
+    const IDS: Record<string, string> = { groups: `${T}-512`, computers: `${T}-1104`, domains: T };
+
+    it.each(Object.keys(COUNT_KEYS))('/api/v2/%s/{id}: {data: {props, <BloodHound count keys>}}', async (type) => {
+      const body = await ok(`/api/v2/${type}/${IDS[type]}`);
+      expect(keys(body)).toEqual(['data']);
+      const d = body.data as Json;
+      const counts = COUNT_KEYS[type]!;
+      // Groups also get controllables/controllers in BloodHound; every listed key is there, and only ours besides.
+      const extra = type === 'groups' ? ['controllables', 'controllers'] : [];
+      expect(keys(d)).toEqual(sorted('kinds', 'props', ...counts, ...extra));
+      for (const k of [...counts, ...extra]) expect(typeof d[k]).toBe('number');
+      expect((d.props as Json).objectid).toBe(IDS[type]);
+    });
+
+    it('counts=false answers the props alone, Tier Zero marked as BloodHound does', async () => {
+      const d = (await ok(`/api/v2/groups/${T}-512?counts=false`)).data as Json;
+      expect(keys(d)).toEqual(['kinds', 'props']);
+      expect((d.props as Json).isTierZero).toBe(true);
+      const plain = (await ok(`/api/v2/computers/${T}-1104?counts=false`)).data as Json;
+      expect((plain.props as Json).isTierZero).toBeUndefined();
+    });
+
+    it('a list is the pagination envelope of paged node list entries', async () => {
+      const body = await ok(`/api/v2/groups/${T}-512/members?limit=2`);
+      expect(keys(body)).toEqual(['count', 'data', 'limit', 'skip']);
+      expect(body).toMatchObject({ count: 3, skip: 0, limit: 2 });
+      for (const e of body.data as Json[]) {
+        expect(keys(e)).toEqual(['kinds', 'label', 'name', 'objectID']);
+        expect(typeof e.objectID).toBe('string');
+      }
+    });
+  });
+
+  describe('Azure entities', () => {
+    const NODE = ['isOwnedObject', 'isTierZero', 'kind', 'kinds', 'props'];
+
+    it('entity info is azure.Node with the snake_case counts of its *Details struct', async () => {
+      const user = (await ok(`/api/v2/azure/users?object_id=${ALICE}`)).data as Json;
+      expect(keys(user)).toEqual(
+        sorted(...NODE, 'group_membership', 'roles', 'execution_privileges', 'outbound_object_control', 'inbound_object_control'),
+      );
+      expect(user).toMatchObject({ kind: 'AZUser', isTierZero: true, isOwnedObject: false, group_membership: 2, roles: 1 });
+
+      const tenant = (await ok(`/api/v2/azure/tenants?object_id=${TENANT}`)).data as Json;
+      expect(keys(tenant)).toEqual(sorted(...NODE, 'inbound_object_control', 'descendents'));
+      const descendants = (tenant.descendents as Json).descendent_counts as Json;
+      expect(descendants).toMatchObject({ AZUser: 3, AZGroup: 2, AZServicePrincipal: 2, AZApp: 1, AZDevice: 1 });
+
+      const bare = (await ok(`/api/v2/azure/users?object_id=${ALICE}&counts=false`)).data as Json;
+      expect(keys(bare)).toEqual(NODE);
+    });
+
+    it('a related-entity list pages azure.Node items, 100 by default', async () => {
+      const body = await ok(`/api/v2/azure/users?object_id=${ALICE}&related_entity_type=group-membership`);
+      expect(keys(body)).toEqual(['count', 'data', 'limit', 'skip']);
+      expect(body).toMatchObject({ count: 2, skip: 0, limit: 100 });
+      for (const n of body.data as Json[]) {
+        expect(keys(n)).toEqual(NODE);
+        expect(n.kind).toBe('AZGroup');
+        expect(typeof (n.props as Json).objectid).toBe('string');
+      }
+      const paged = await ok(`/api/v2/azure/tenants?object_id=${TENANT}&related_entity_type=descendent-users&limit=1&skip=1`);
+      expect(paged).toMatchObject({ count: 3, skip: 1, limit: 1 });
+      expect(paged.data).toHaveLength(1);
+    });
+  });
+
+  describe('search', () => {
+    it('/api/v2/search: data is a list of SearchResult', async () => {
+      const body = await ok('/api/v2/search?q=domain%20adm');
+      const [hit] = body.data as Json[];
+      expect(keys(hit)).toEqual(['distinguishedname', 'kinds', 'name', 'objectid', 'system_tags', 'type']);
+      expect(hit).toMatchObject({
+        objectid: `${T}-512`,
+        type: 'Group',
+        name: 'DOMAIN ADMINS@TESTLAB.LOCAL',
+        distinguishedname: 'CN=DOMAIN ADMINS,CN=USERS,DC=TESTLAB,DC=LOCAL',
+        system_tags: 'admin_tier_0',
+      });
+    });
+
+    it('/api/v2/graph-search: data is the flat graph map of styled nodes keyed by node id', async () => {
+      const body = await ok('/api/v2/graph-search?query=domain%20adm');
+      const entries = Object.entries(body.data as Json);
+      expect(entries.length).toBeGreaterThan(0);
+      for (const [id, node] of entries) {
+        expect(id).toMatch(/^\d+$/);
+        expect(keys(node)).toEqual(['border', 'color', 'data', 'fontIcon', 'label', 'size']);
+      }
+      const da = entries.map(([, n]) => n as Json).find((n) => (n.data as Json).objectid === `${T}-512`)!;
+      expect(da).toMatchObject({
+        data: { nodetype: 'Group', kinds: expect.arrayContaining(['Group']) },
+        label: { text: 'DOMAIN ADMINS@TESTLAB.LOCAL' },
+      });
+    });
+  });
+});
