@@ -6,6 +6,7 @@ import { convertAzure } from '../src/ingest/azure/index';
 import { ingestPath } from '../src/ingest/ingest-path';
 import { SharpHoundConverter } from '../src/ingest/sharphound';
 import { createLogger } from '../src/logger';
+import { backendCpuMs, ownCpuMs } from './stats';
 
 /**
  * One side of the ingest benchmark, alone in its process so its peak RSS is its own:
@@ -16,6 +17,8 @@ import { createLogger } from '../src/logger';
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
   const started = Date.now();
+  const cpuStarted = ownCpuMs();
+  let serverCpuMs: number | undefined;
   let objects = 0;
   let edges = 0;
   if (mode === 'parse') {
@@ -30,8 +33,11 @@ async function main() {
     }
   } else if (mode === 'ingest') {
     const [url, ...files] = rest;
-    const db = new Database(url!, { log: createLogger('silent') });
+    // One connection, so the server's CPU for the whole ingest is one backend's (read from /proc when local).
+    const db = new Database(url!, { log: createLogger('silent'), max: 1 });
     const store = new PgGraphStore(db);
+    const pid = (await db.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]!.pid;
+    const backendStarted = backendCpuMs(pid);
     for (const f of files) {
       const r = await ingestPath(store, f);
       if (r.errors.length) throw new Error(r.errors.map((e) => e.message).join('; '));
@@ -40,6 +46,8 @@ async function main() {
         edges += x.edges;
       }
     }
+    const backendEnded = backendCpuMs(pid);
+    if (backendStarted !== undefined && backendEnded !== undefined) serverCpuMs = backendEnded - backendStarted;
     await db.close();
   } else if (mode === 'analyze') {
     const db = new Database(rest[0]!, { log: createLogger('silent') });
@@ -49,7 +57,9 @@ async function main() {
     await db.close();
   } else throw new Error(`unknown mode ${mode}`);
   const ms = Date.now() - started;
-  process.stdout.write(JSON.stringify({ ms, objects, edges, max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024) }) + '\n');
+  const cpu_ms = Math.round(ownCpuMs() - cpuStarted);
+  const max_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(JSON.stringify({ ms, objects, edges, max_rss_mb, cpu_ms, server_cpu_ms: serverCpuMs }) + '\n');
 }
 
 main().catch((err) => {

@@ -7,6 +7,7 @@ import copyStreams from 'pg-copy-streams';
 import { MIGRATIONS_DIR } from '../src/db/migrate';
 import type { Database } from '../src/db/pool';
 import { copyText } from '../src/graph/pg/bulk';
+import { backendCpuMs, ownCpuMs } from './stats';
 
 /**
  * The ceiling the ingest benchmark compares with: a plain COPY of exactly the node and edge rows an ingest
@@ -58,24 +59,37 @@ const COPIES = (f: { kinds: string; nodes: string; edges: string }) =>
     ['graph_edges (id, start_id, end_id, kind_id, properties)', f.edges],
   ] as const;
 
-/** COPY into a migrated schema of a real server (`url` sets its search_path); returns the milliseconds taken. */
-export async function copyIntoServer(url: string, f: { kinds: string; nodes: string; edges: string }): Promise<number> {
+/** What a COPY run took: wall time, and CPU of the server (its backend, when local) and of this process. */
+export interface CopyTimes {
+  ms: number;
+  serverCpuMs?: number;
+  cpuMs: number;
+}
+
+/** COPY into a migrated schema of a real server (`url` sets its search_path). */
+export async function copyIntoServer(url: string, f: { kinds: string; nodes: string; edges: string }): Promise<CopyTimes> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
+    const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const backend = backendCpuMs(pid);
+    const cpu = ownCpuMs();
     const started = Date.now();
     await client.query('begin');
     for (const [target, file] of COPIES(f))
       await pipeline(fs.createReadStream(file), client.query(copyStreams.from(`copy ${target} from stdin`)));
     await client.query('commit');
-    return Date.now() - started;
+    const ms = Date.now() - started;
+    const backendEnded = backendCpuMs(pid);
+    const serverCpuMs = backend !== undefined && backendEnded !== undefined ? backendEnded - backend : undefined;
+    return { ms, serverCpuMs, cpuMs: Math.round(ownCpuMs() - cpu) };
   } finally {
     await client.end();
   }
 }
 
-/** The same into a fresh in-process PGlite (its COPY reads a blob; the socket cannot carry COPY). */
-export async function copyIntoPglite(f: { kinds: string; nodes: string; edges: string }): Promise<number> {
+/** The same into a fresh in-process PGlite (its COPY reads a blob; the socket cannot carry COPY): its CPU is ours. */
+export async function copyIntoPglite(f: { kinds: string; nodes: string; edges: string }): Promise<CopyTimes> {
   const db = await PGlite.create();
   try {
     for (const m of fs
@@ -84,12 +98,13 @@ export async function copyIntoPglite(f: { kinds: string; nodes: string; edges: s
       .sort()) {
       await db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, m), 'utf8'));
     }
+    const cpu = ownCpuMs();
     const started = Date.now();
     await db.exec('begin');
     for (const [target, file] of COPIES(f))
       await db.query(`copy ${target} from '/dev/blob'`, [], { blob: new Blob([fs.readFileSync(file)]) });
     await db.exec('commit');
-    return Date.now() - started;
+    return { ms: Date.now() - started, cpuMs: Math.round(ownCpuMs() - cpu) };
   } finally {
     await db.close();
   }

@@ -6,13 +6,18 @@ import { generateAzureHound } from '../src/generate/azurehound';
 import { generateSharpHound } from '../src/generate/sharphound';
 import { isTier, TIERS } from '../src/generate/tiers';
 import { benchDatabase, ratio } from './harness';
-import { copyIntoPglite, copyIntoServer, dumpGraph } from './ingest-copy';
+import { ownCpuMs } from './stats';
+import { copyIntoPglite, copyIntoServer, dumpGraph, type CopyTimes } from './ingest-copy';
 
 interface ChildResult {
   ms: number;
   objects: number;
   edges: number;
   max_rss_mb: number;
+  /** CPU of the child process during the measured section. */
+  cpu_ms: number;
+  /** CPU of its PostgreSQL backend (a local server only). */
+  server_cpu_ms?: number;
 }
 
 function child(args: string[]): Promise<ChildResult> {
@@ -49,18 +54,25 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
     const files = [...gen.files, ...(az?.files ?? [])];
     const largest = Math.max(...files.map((f) => fs.statSync(f).size));
     const baseline = await child(['parse', ...files]);
+    // On PGlite the database runs in this process: its CPU during the child's ingest is the server's.
+    const pgliteCpu = ownCpuMs();
     const ours = await child(['ingest', store.url, ...files]);
+    if (store.kind !== 'postgres') ours.server_cpu_ms = Math.round(ownCpuMs() - pgliteCpu);
     // The ceiling: COPY of exactly the rows the ingest produced, into fresh tables with the same indexes.
     const dump = await dumpGraph(store.db, dir);
-    let copyMs: number;
+    let copy: CopyTimes;
     if (store.kind === 'postgres') {
       const target = await benchDatabase('_copy');
       try {
-        copyMs = await copyIntoServer(target.url, dump);
+        copy = await copyIntoServer(target.url, dump);
       } finally {
         await target.close();
       }
-    } else copyMs = await copyIntoPglite(dump);
+    } else copy = await copyIntoPglite(dump);
+    const copyMs = copy.ms;
+    // CPU spent by both sides (client and server): what the work costs, whatever else shares the cores.
+    const copyCpu = store.kind === 'postgres' ? copy.serverCpuMs && copy.serverCpuMs + copy.cpuMs : copy.cpuMs;
+    const oursCpu = ours.server_cpu_ms !== undefined ? ours.server_cpu_ms + ours.cpu_ms : undefined;
     const counts = (
       await store.db.query<{ nodes: number; edges: number }>(
         'select (select count(*) from graph_nodes)::int as nodes, (select count(*) from graph_edges)::int as edges',
@@ -86,6 +98,14 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
         max_rss_mb: ours.max_rss_mb,
       },
       ratio_to_copy: ratio(copyMs, ours.ms),
+      cpu: copyCpu &&
+        oursCpu && {
+          copy_ms: copyCpu,
+          ours_ms: oursCpu,
+          ours_client_ms: ours.cpu_ms,
+          ours_server_ms: ours.server_cpu_ms,
+          ratio_to_copy: ratio(copyCpu, oursCpu),
+        },
       ratio_peak_rss_vs_whole_files: ratio(ours.max_rss_mb, baseline.max_rss_mb),
       analysis: analysis && {
         ms: analysis.ms,

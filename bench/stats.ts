@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -29,3 +30,26 @@ export function collectGarbage(): void {
   }
   gc();
 }
+
+/** CPU milliseconds this process has used (user + system), for differences around a measured section. */
+export function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * CPU milliseconds a local PostgreSQL backend has used, read from /proc (undefined when the server is elsewhere or
+ * the platform has no /proc). On a machine whose cores are shared with other work, wall-clock ratios swing with the
+ * load; CPU time spent is what a change to the work itself moves.
+ */
+export function backendCpuMs(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of stat)
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;

@@ -64,6 +64,11 @@ const QUOTE = 0x22,
   COMMA = 0x2c,
   COLON = 0x3a,
   NEWLINE = 0x0a;
+/** Where `byte` next occurs in `chunk` from `from` on, or the chunk's length. */
+const nextIndex = (chunk: Buffer, byte: number, from: number) => {
+  const at = chunk.indexOf(byte, from);
+  return at === -1 ? chunk.length : at;
+};
 const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 export class JsonItemSplitter {
@@ -137,7 +142,24 @@ export class JsonItemSplitter {
       }
     }
     if (this.capture) this.capture.start = 0;
+    // Next backslash and line break at or after a position of this chunk (searched natively, only forwards).
+    let backslashAt = -1;
+    let newlineAt = -1;
     for (; i < chunk.length; i++) {
+      if (this.inString && !this.escape && !this.keyBytes) {
+        // Inside a string only a quote or a backslash matters: jump to the next one instead of visiting each byte.
+        if (backslashAt < i) backslashAt = nextIndex(chunk, BACKSLASH, i);
+        const end = Math.min(nextIndex(chunk, QUOTE, i), backslashAt);
+        // A raw line break is invalid in a string (JSON.parse refuses the item), but the line count stays exact.
+        for (; ; newlineAt = nextIndex(chunk, NEWLINE, newlineAt + 1)) {
+          if (newlineAt >= end) break;
+          if (newlineAt >= i) this.line++;
+        }
+        const tooLong = this.stringStart + this.limits.maxStringBytes + 1 - this.offset;
+        if (end > tooLong) this.fail(`a string is longer than the limit of ${this.limits.maxStringBytes} bytes`, Math.max(i, tooLong));
+        i = end;
+        if (i === chunk.length) break;
+      }
       const b = chunk[i]!;
       if (b === NEWLINE) this.line++;
       if (this.inString) {

@@ -18,9 +18,11 @@ export class Out implements Converted {
 
   constructor(readonly now: string) {}
 
+  /** Takes `properties` over (every caller passes a fresh object): stamped in place, not copied, per edge. */
   edge(start: string, end: string, kind: string, properties: Properties, startKind?: string, endKind?: string): void {
     if (!start || !end) return;
-    this.edges.push({ start, end, kind, properties: { ...properties, lastseen: this.now }, startKind, endKind });
+    properties.lastseen = this.now;
+    this.edges.push({ start, end, kind, properties, startKind, endKind });
   }
 
   node(objectid: string, kinds: string[], properties: Properties): void {

@@ -53,9 +53,9 @@ function copyJson(v: unknown): string {
   return v === null || v === undefined ? '\\N' : copyText(JSON.stringify(v));
 }
 
-/** A text column fed what `jsonb_to_recordset` would give for it: strings as they are, other values as JSON. */
-function copyLoose(v: unknown): string {
-  return typeof v === 'string' ? copyText(v) : copyJson(v);
+/** A text value as `jsonb_to_recordset` would give it: strings as they are, other values as JSON. */
+function loose(v: unknown): string | null {
+  return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
 }
 
 /** Joins encoded rows into large chunks lazily, so a batch is never held twice as text. */
@@ -118,12 +118,16 @@ export class Stager {
   async edges(endpoints: readonly StagedEndpoint[], rows: readonly StagedEdge[]): Promise<void> {
     const fresh = endpoints.filter((n) => unresolved(this.known.get(n.objectid), n.kindIds));
     if (fresh.length) {
-      await this.stage(SQL.COPY_ENDPOINTS, fresh, (n) => `${copyText(n.objectid)}\t{${n.kindIds.join(',')}}\t${copyLoose(n.seen)}\n`);
-      // Placeholders are typed before new endpoints are created, so the update never visits rows just inserted.
-      await this.q.query(SQL.TYPE_PLACEHOLDERS);
-      await this.q.query(SQL.CREATE_ENDPOINTS);
-      this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.ENDPOINT_IDS));
-      await this.q.query(SQL.CLEAR_ENDPOINTS);
+      const rows = await this.q.query<{ o: string; id: number; k: number[] }>(SQL.RESOLVE_ENDPOINTS, [
+        fresh.map((n) => n.objectid),
+        fresh.map((n) => `{${n.kindIds.join(',')}}`),
+        fresh.map((n) => loose(n.seen)),
+      ]);
+      this.learn(rows);
+      if (rows.length < fresh.length) {
+        const missing = fresh.filter((n) => !this.known.has(n.objectid)).map((n) => n.objectid);
+        if (missing.length) this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.LOCK_NODES, [missing]));
+      }
     }
     // Rows by node id, encoded straight from the batch (an edge whose endpoint did not resolve is left out).
     const encode = (e: StagedEdge) => {

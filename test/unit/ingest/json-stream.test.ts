@@ -55,6 +55,18 @@ describe('streaming JSON splitter', () => {
     }
   });
 
+  it('skips through strings whole: escapes, line counts and the string limit hold at any chunking', () => {
+    const doc = '{"data": [\n{"k": "a\\\\b\\"c{\\n", "l": "]]]"},\n{"m": "x\ny"}\n]}';
+    for (const size of [1, 2, 5, 1 << 16]) expect(() => split(doc, size)).toThrow(/malformed data item.*line 4/);
+    expect(split(doc.replace('x\ny', 'xy'), 3).items).toEqual([{ k: 'a\\b"c{\n', l: ']]]' }, { m: 'xy' }]);
+    const long = (n: number) => `{"data": [{"s": "${'a'.repeat(n)}"}]}`;
+    const splitter = (limit: number) => new JsonItemSplitter({ meta: () => undefined, item: () => undefined }, { maxStringBytes: limit });
+    // The string opens at byte 16 and the limit counts from its opening quote: byte 117 is the first past it.
+    expect(() => splitter(100).push(Buffer.from(long(99)))).not.toThrow();
+    for (const n of [100, 101, 300])
+      expect(() => splitter(100).push(Buffer.from(long(n)))).toThrow(/longer than the limit of 100 bytes at line 1, byte 117/);
+  });
+
   it('counts lines for error positions', () => {
     expect(() => split('{\n"data": [\n{"a": 1},\n{"a": tru}\n]}')).toThrow(/line 4/);
   });
