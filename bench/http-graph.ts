@@ -94,6 +94,9 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     }
     bare = await startBare(bodyBytes.user_counts_false!);
 
+    // BENCH_ROUTES=name,… drives only those routes (profiling one route); the bare route always runs.
+    const only = process.env.BENCH_ROUTES?.split(',');
+    if (only) for (const name of Object.keys(routes)) if (!only.includes(name)) delete routes[name];
     const results: Record<string, unknown> = {};
     const baseline = await drive(`${bare.url}/bare`, {}, seconds, connections);
     for (const [name, r] of Object.entries(routes)) results[name] = await drive(server.url + r, signedHeaders(r), seconds, connections);
