@@ -94,7 +94,13 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     }
     bare = await startBare(bodyBytes.user_counts_false!);
 
+    // BENCH_ROUTES=name,… drives only those routes (profiling one route); the bare route always runs.
+    const only = process.env.BENCH_ROUTES?.split(',');
+    if (only) for (const name of Object.keys(routes)) if (!only.includes(name)) delete routes[name];
     const results: Record<string, unknown> = {};
+    // Warm-up, unmeasured: the first route driven after start otherwise pays for JIT compilation and cold caches.
+    const warmup = smoke ? 0 : Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+    if (warmup > 0) for (const r of Object.values(routes)) await drive(server.url + r, signedHeaders(r), warmup, connections);
     const baseline = await drive(`${bare.url}/bare`, {}, seconds, connections);
     for (const [name, r] of Object.entries(routes)) results[name] = await drive(server.url + r, signedHeaders(r), seconds, connections);
     const bareAgain = await drive(`${bare.url}/bare`, {}, seconds, connections); // the load moved meanwhile?
