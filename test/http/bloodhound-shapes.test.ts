@@ -3,7 +3,7 @@ import request from 'supertest';
 import { useTestApp } from '../helpers/app';
 import { AZUREHOUND, GOLDEN_INPUT } from '../helpers/fixtures';
 import { createClient } from '../helpers/collectors';
-import { ingestAsAdmin, tierZeroTagId } from '../helpers/upload';
+import { inDomain, ingestAsAdmin, sharphound, tierZeroTagId } from '../helpers/upload';
 
 /**
  * The envelopes of BloodHound's non-documented routes we serve, as BloodHound's code answers them (handlers in
@@ -14,6 +14,32 @@ import { ingestAsAdmin, tierZeroTagId } from '../helpers/upload';
 const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL
 const TENANT = '6C12B0B0-B2CC-4A73-8252-0B94BFCA2145'; // Contoso (azurehound/entra.json)
 const ALICE = '1D8A4C57-5B1F-4C3E-9F59-0F8F9D3F0A11';
+
+// A small PKI in its own domain: a root CA, an enterprise CA publishing one template, an NTAuth store.
+const PKI_DOMAIN = 'S-1-5-21-9-9-9';
+const [ROOT_CA, ENTERPRISE_CA, TEMPLATE, NTAUTH] = [...'ABCD'].map((c) => `F0000000-0000-0000-0000-00000000000${c}`);
+const pki = inDomain('PKI.TEST', PKI_DOMAIN);
+const PKI_FILES: [string, string][] = [
+  ['pki-domains.json', sharphound('domains', [{ ObjectIdentifier: PKI_DOMAIN, Properties: pki('PKI.TEST'), Aces: [] }])],
+  ['pki-rootcas.json', sharphound('rootcas', [{ ObjectIdentifier: ROOT_CA, DomainSID: PKI_DOMAIN, Properties: pki('ROOT'), Aces: [] }])],
+  [
+    'pki-enterprisecas.json',
+    sharphound('enterprisecas', [
+      {
+        ObjectIdentifier: ENTERPRISE_CA,
+        DomainSID: PKI_DOMAIN,
+        Properties: pki('ISSUING'),
+        EnabledCertTemplates: [{ ObjectIdentifier: TEMPLATE, ObjectType: 'CertTemplate' }],
+        Aces: [],
+      },
+    ]),
+  ],
+  ['pki-certtemplates.json', sharphound('certtemplates', [{ ObjectIdentifier: TEMPLATE, Properties: pki('TEMPLATE'), Aces: [] }])],
+  [
+    'pki-ntauthstores.json',
+    sharphound('ntauthstores', [{ ObjectIdentifier: NTAUTH, DomainSID: PKI_DOMAIN, Properties: pki('NTAUTH'), Aces: [] }]),
+  ],
+];
 
 type Json = Record<string, unknown>;
 const keys = (o: unknown) => Object.keys(o as Json).sort();
@@ -29,7 +55,7 @@ describe("BloodHound's envelopes (issue 12)", () => {
   };
 
   beforeAll(async () => {
-    await ingestAsAdmin(t, [...GOLDEN_INPUT, path.join(AZUREHOUND, 'entra.json')]);
+    await ingestAsAdmin(t, [...GOLDEN_INPUT, path.join(AZUREHOUND, 'entra.json'), ...PKI_FILES]);
   });
 
   describe('AD entity info and lists', () => {
@@ -86,6 +112,18 @@ describe("BloodHound's envelopes (issue 12)", () => {
       expect(keys(d)).toEqual(sorted('kinds', 'props', ...counts, ...extra));
       for (const k of [...counts, ...extra]) expect(typeof d[k]).toBe('number');
       expect((d.props as Json).objectid).toBe(IDS[type]);
+    });
+
+    it.each([
+      ['enterprisecas', ENTERPRISE_CA, ['controllers', 'pki-hierarchy', 'published-templates']],
+      ['rootcas', ROOT_CA, ['controllers', 'pki-hierarchy']],
+      ['certtemplates', TEMPLATE, ['controllers', 'published-to-cas']],
+      ['ntauthstores', NTAUTH, ['controllers', 'trusted-cas']],
+    ])('/api/v2/%s/{id} spells the PKI count keys as BloodHound', async (type, id, counts) => {
+      const d = (await ok(`/api/v2/${type}/${id}`)).data as Json;
+      expect(keys(d)).toEqual(sorted('kinds', 'props', ...counts));
+      if (type === 'enterprisecas') expect(d['published-templates']).toBe(1);
+      if (type === 'certtemplates') expect(d['published-to-cas']).toBe(1);
     });
 
     it('counts=false answers the props alone, Tier Zero marked as BloodHound does', async () => {
