@@ -23,10 +23,10 @@ describe('zones, labels and certification (endpoint 5)', () => {
 
   it('seeds a Tier Zero zone that analysis fills', async () => {
     const res = await request(t.app).get(`/api/v2/asset-group-tags/${tierZero}`).set(admin());
-    expect(res.body.data).toMatchObject({ type: 1, name: 'Tier Zero', position: { int32: 1, valid: true }, require_certify: true });
-    expect(res.body.data.member_count).toBeGreaterThan(5);
+    expect(res.body.data.tag).toMatchObject({ type: 1, name: 'Tier Zero', position: 1, require_certify: true });
+    expect(res.body.data.tag.member_count).toBeGreaterThan(5);
     const members = await request(t.app).get(`/api/v2/asset-group-tags/${tierZero}/members?limit=2`).set(admin());
-    expect(members.body).toMatchObject({ count: res.body.data.member_count, skip: 0, limit: 2 });
+    expect(members.body).toMatchObject({ count: res.body.data.tag.member_count, skip: 0, limit: 2 });
     expect(members.body.data.members).toHaveLength(2);
     expect(members.body.data.members[0]).toEqual({
       id: expect.any(Number),
@@ -114,7 +114,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
   it('makes labels and zones with selectors by object id and by kind; label members cannot be certified', async () => {
     const label = await request(t.app).post('/api/v2/asset-group-tags').set(admin()).send({ type: 'label', name: 'Crown jewels' });
     expect(label.status).toBe(201);
-    expect(label.body.data).toMatchObject({ type: 2, name: 'Crown jewels', position: { valid: false }, member_count: 0 });
+    expect(label.body.data).toMatchObject({ type: 2, name: 'Crown jewels', position: null, member_count: 0 });
     const id = label.body.data.id;
     const sel = await request(t.app)
       .post(`/api/v2/asset-group-tags/${id}/selectors`)
@@ -149,7 +149,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
       .post('/api/v2/asset-group-tags')
       .set(admin())
       .send({ type: 1, name: 'Tier One', require_certify: true });
-    expect(zone.body.data).toMatchObject({ type: 1, position: { int32: 2, valid: true } });
+    expect(zone.body.data).toMatchObject({ type: 1, position: 2 });
     const auto = await request(t.app)
       .post(`/api/v2/asset-group-tags/${zone.body.data.id}/selectors`)
       .set(admin())

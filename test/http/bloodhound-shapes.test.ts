@@ -2,7 +2,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { useTestApp } from '../helpers/app';
 import { AZUREHOUND, GOLDEN_INPUT } from '../helpers/fixtures';
-import { ingestAsAdmin } from '../helpers/upload';
+import { createClient } from '../helpers/collectors';
+import { inDomain, ingestAsAdmin, sharphound, tierZeroTagId } from '../helpers/upload';
 
 /**
  * The envelopes of BloodHound's non-documented routes we serve, as BloodHound's code answers them (handlers in
@@ -13,6 +14,32 @@ import { ingestAsAdmin } from '../helpers/upload';
 const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL
 const TENANT = '6C12B0B0-B2CC-4A73-8252-0B94BFCA2145'; // Contoso (azurehound/entra.json)
 const ALICE = '1D8A4C57-5B1F-4C3E-9F59-0F8F9D3F0A11';
+
+// A small PKI in its own domain: a root CA, an enterprise CA publishing one template, an NTAuth store.
+const PKI_DOMAIN = 'S-1-5-21-9-9-9';
+const [ROOT_CA, ENTERPRISE_CA, TEMPLATE, NTAUTH] = [...'ABCD'].map((c) => `F0000000-0000-0000-0000-00000000000${c}`);
+const pki = inDomain('PKI.TEST', PKI_DOMAIN);
+const PKI_FILES: [string, string][] = [
+  ['pki-domains.json', sharphound('domains', [{ ObjectIdentifier: PKI_DOMAIN, Properties: pki('PKI.TEST'), Aces: [] }])],
+  ['pki-rootcas.json', sharphound('rootcas', [{ ObjectIdentifier: ROOT_CA, DomainSID: PKI_DOMAIN, Properties: pki('ROOT'), Aces: [] }])],
+  [
+    'pki-enterprisecas.json',
+    sharphound('enterprisecas', [
+      {
+        ObjectIdentifier: ENTERPRISE_CA,
+        DomainSID: PKI_DOMAIN,
+        Properties: pki('ISSUING'),
+        EnabledCertTemplates: [{ ObjectIdentifier: TEMPLATE, ObjectType: 'CertTemplate' }],
+        Aces: [],
+      },
+    ]),
+  ],
+  ['pki-certtemplates.json', sharphound('certtemplates', [{ ObjectIdentifier: TEMPLATE, Properties: pki('TEMPLATE'), Aces: [] }])],
+  [
+    'pki-ntauthstores.json',
+    sharphound('ntauthstores', [{ ObjectIdentifier: NTAUTH, DomainSID: PKI_DOMAIN, Properties: pki('NTAUTH'), Aces: [] }]),
+  ],
+];
 
 type Json = Record<string, unknown>;
 const keys = (o: unknown) => Object.keys(o as Json).sort();
@@ -28,7 +55,7 @@ describe("BloodHound's envelopes (issue 12)", () => {
   };
 
   beforeAll(async () => {
-    await ingestAsAdmin(t, [...GOLDEN_INPUT, path.join(AZUREHOUND, 'entra.json')]);
+    await ingestAsAdmin(t, [...GOLDEN_INPUT, path.join(AZUREHOUND, 'entra.json'), ...PKI_FILES]);
   });
 
   describe('AD entity info and lists', () => {
@@ -85,6 +112,18 @@ describe("BloodHound's envelopes (issue 12)", () => {
       expect(keys(d)).toEqual(sorted('kinds', 'props', ...counts, ...extra));
       for (const k of [...counts, ...extra]) expect(typeof d[k]).toBe('number');
       expect((d.props as Json).objectid).toBe(IDS[type]);
+    });
+
+    it.each([
+      ['enterprisecas', ENTERPRISE_CA, ['controllers', 'pki-hierarchy', 'published-templates']],
+      ['rootcas', ROOT_CA, ['controllers', 'pki-hierarchy']],
+      ['certtemplates', TEMPLATE, ['controllers', 'published-to-cas']],
+      ['ntauthstores', NTAUTH, ['controllers', 'trusted-cas']],
+    ])('/api/v2/%s/{id} spells the PKI count keys as BloodHound', async (type, id, counts) => {
+      const d = (await ok(`/api/v2/${type}/${id}`)).data as Json;
+      expect(keys(d)).toEqual(sorted('kinds', 'props', ...counts));
+      if (type === 'enterprisecas') expect(d['published-templates']).toBe(1);
+      if (type === 'certtemplates') expect(d['published-to-cas']).toBe(1);
     });
 
     it('counts=false answers the props alone, Tier Zero marked as BloodHound does', async () => {
@@ -167,6 +206,113 @@ describe("BloodHound's envelopes (issue 12)", () => {
         data: { nodetype: 'Group', kinds: expect.arrayContaining(['Group']) },
         label: { text: 'DOMAIN ADMINS@TESTLAB.LOCAL' },
       });
+    });
+  });
+  describe('paths', () => {
+    it('/api/v2/graphs/shortest-path: {data: {nodes, edges}} of UnifiedNode and UnifiedEdge', async () => {
+      const body = await ok(`/api/v2/graphs/shortest-path?start_node=${T}-1105&end_node=${T}-512`);
+      expect(keys(body.data)).toEqual(['edges', 'nodes']);
+      const { nodes, edges } = body.data as { nodes: Json; edges: Json[] };
+      for (const n of Object.values(nodes)) {
+        expect(keys(n)).toEqual(['isOwnedObject', 'isTierZero', 'kind', 'kinds', 'label', 'lastSeen', 'objectId', 'properties']);
+      }
+      for (const e of edges) expect(keys(e)).toEqual(['kind', 'label', 'lastSeen', 'properties', 'source', 'target']);
+      expect(edges.every((e) => typeof nodes[e.source as string] === 'object')).toBe(true);
+    });
+  });
+
+  describe('inventories and service information', () => {
+    it('available domains, kinds, version and features', async () => {
+      const domains = (await ok('/api/v2/available-domains')).data as Json[];
+      for (const d of domains) expect(keys(d)).toEqual(['collected', 'id', 'name', 'type']);
+      expect(domains).toContainEqual({ type: 'azure', name: 'CONTOSO', id: TENANT, collected: true });
+      expect(domains).toContainEqual(expect.objectContaining({ type: 'active-directory', id: T }));
+
+      const kinds = await ok('/api/v2/graphs/kinds?type=node');
+      expect(keys(kinds.data)).toEqual(['kinds']);
+      expect((kinds.data as Json).kinds).toEqual(expect.arrayContaining(['User', 'AZUser']));
+
+      const version = (await ok('/api/version')).data as Json;
+      expect(keys(version)).toEqual(['API', 'server_version']);
+      expect(keys(version.API)).toEqual(['current_version', 'deprecated_version']);
+
+      const features = (await ok('/api/v2/features')).data as Json[];
+      for (const f of features) expect(keys(f)).toEqual(['description', 'enabled', 'id', 'key', 'name', 'user_updatable']);
+    });
+
+    it('roles and users: {data: {roles}} and {data: {users}}', async () => {
+      const roles = (await ok('/api/v2/roles')).data as Json;
+      expect(keys(roles)).toEqual(['roles']);
+      for (const r of roles.roles as Json[]) {
+        expect(keys(r)).toEqual(['created_at', 'deleted_at', 'description', 'id', 'name', 'permissions', 'updated_at']);
+        for (const p of r.permissions as Json[]) expect(p).toMatchObject({ id: expect.any(Number), authority: expect.any(String) });
+      }
+      const users = (await ok('/api/v2/bloodhound-users')).data as Json;
+      expect(keys(users)).toEqual(['users']);
+      const [admin] = users.users as Json[];
+      expect(admin).toMatchObject({
+        principal_name: 'admin',
+        is_disabled: false,
+        roles: [expect.objectContaining({ name: 'Administrator' })],
+      });
+    });
+  });
+
+  describe('asset group tags', () => {
+    let tag: number;
+    beforeAll(async () => {
+      tag = await tierZeroTagId(t);
+    });
+
+    it('one tag is {data: {tag}} with a numeric position; one selector {data: {selector}}', async () => {
+      const one = (await ok(`/api/v2/asset-group-tags/${tag}`)).data as Json;
+      expect(keys(one)).toEqual(['tag']);
+      expect(one.tag).toMatchObject({ id: tag, type: 1, name: 'Tier Zero', position: 1, require_certify: true });
+      const listed = ((await ok('/api/v2/asset-group-tags')).data as { tags: Json[] }).tags.find((x) => x.id === tag);
+      expect(listed).toEqual(one.tag);
+
+      const { selectors } = (await ok(`/api/v2/asset-group-tags/${tag}/selectors`)).data as { selectors: Json[] };
+      const sel = (await ok(`/api/v2/asset-group-tags/${tag}/selectors/${selectors[0]!.id}`)).data as Json;
+      expect(keys(sel)).toEqual(['selector']);
+      expect(sel.selector).toEqual(selectors[0]);
+    });
+
+    it('members: pagination envelope around {members}; counts {total_count, counts}', async () => {
+      const members = await ok(`/api/v2/asset-group-tags/${tag}/members?limit=2`);
+      expect(keys(members)).toEqual(['count', 'data', 'limit', 'skip']);
+      expect(keys(members.data)).toEqual(['members']);
+      for (const m of (members.data as { members: Json[] }).members) {
+        expect(m).toMatchObject({
+          asset_group_tag_id: tag,
+          id: expect.any(Number),
+          primary_kind: expect.any(String),
+          object_id: expect.any(String),
+        });
+      }
+      const counts = (await ok(`/api/v2/asset-group-tags/${tag}/members/counts`)).data as Json;
+      expect(keys(counts)).toEqual(['counts', 'total_count']);
+      expect(counts.total_count).toBe(members.count);
+    });
+  });
+
+  describe('collection jobs', () => {
+    it('/jobs, /jobs/finished and a client’s completed jobs list ScheduledJobDisplay items', async () => {
+      const c = await createClient(t.app, t.adminJwt);
+      const task = await request(t.app)
+        .post(`/api/v2/clients/${c.id}/jobs`)
+        .set('Authorization', `Bearer ${t.adminJwt}`)
+        .send({ session_collection: true });
+      expect(task.status).toBe(200);
+      const jobs = await ok('/api/v2/jobs');
+      expect(keys(jobs)).toEqual(['count', 'data', 'limit', 'skip']);
+      const [job] = jobs.data as Json[];
+      // ScheduledJobDisplay is the API document's job as embedded in a client (current_job, current_task).
+      const client = (await ok(`/api/v2/clients/${c.id}`)).data as Json;
+      expect(keys(job)).toEqual(keys(client.current_job));
+      expect(keys(job)).toContain('status_message');
+      expect(job).toMatchObject({ id: task.body.data.id, client_id: c.id, session_collection: true, domain_controller: '' });
+      expect(keys(await ok('/api/v2/jobs/finished'))).toEqual(['count', 'data', 'limit', 'skip']);
+      expect(keys(await ok(`/api/v2/clients/${c.id}/completed-jobs`))).toEqual(['count', 'data', 'limit', 'skip']);
     });
   });
 });

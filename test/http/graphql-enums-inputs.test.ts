@@ -36,7 +36,7 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
     );
     expect(tag.body.data.createAssetGroupTag).toMatchObject({ type: 'ZONE', name: 'Enum zone', requireCertify: true });
     const tagId = tag.body.data.createAssetGroupTag.id;
-    expect((await request(t.app).get(`/api/v2/asset-group-tags/${tagId}`).set(admin())).body.data.type).toBe(1);
+    expect((await request(t.app).get(`/api/v2/asset-group-tags/${tagId}`).set(admin())).body.data.tag.type).toBe(1);
 
     const sel = await gql(
       `mutation ($tagId: Int!, $input: AssetGroupSelectorInput!) {

@@ -15,7 +15,7 @@ describe('asset-group-tag reads of BloodHound (issue 12)', () => {
   });
 
   it('counts members per primary kind (not taken for a member id)', async () => {
-    const tag = (await get(`/api/v2/asset-group-tags/${tierZero}`)).body.data;
+    const tag = (await get(`/api/v2/asset-group-tags/${tierZero}`)).body.data.tag;
     const res = await get(`/api/v2/asset-group-tags/${tierZero}/members/counts`);
     expect(res.status).toBe(200);
     expect(res.body.data.total_count).toBe(tag.member_count);
@@ -29,7 +29,7 @@ describe('asset-group-tag reads of BloodHound (issue 12)', () => {
     const s = selectors[0];
     const one = await get(`/api/v2/asset-group-tags/${tierZero}/selectors/${s.id}`);
     expect(one.status).toBe(200);
-    expect(one.body.data).toEqual(s);
+    expect(one.body.data.selector).toEqual(s);
     const members = await get(`/api/v2/asset-group-tags/${tierZero}/selectors/${s.id}/members?limit=5`);
     expect(members.status).toBe(200);
     expect(members.body).toMatchObject({ skip: 0, limit: 5, data: { members: expect.any(Array) } });

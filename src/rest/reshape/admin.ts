@@ -61,7 +61,8 @@ export const tag = (t: TagFieldsFragment) => ({
   type: enumValue(TAG_TYPE, t.type),
   name: t.name,
   description: t.description,
-  position: nullInt32(t.position),
+  // BloodHound's null.Int32: the number, or null for a label.
+  position: t.position ?? null,
   require_certify: t.requireCertify,
   member_count: t.memberCount,
   created_at: t.createdAt,

@@ -45,6 +45,8 @@ export const pathGraph = (p: Json): RestResponse => {
         kinds: n.kinds,
         objectId: n.objectId,
         isTierZero: n.kinds.includes('Tag_Tier_Zero'),
+        // BloodHound's UnifiedNode: owned is the Tag_Owned kind (nothing here assigns it yet).
+        isOwnedObject: n.kinds.includes('Tag_Owned'),
         lastSeen: n.properties.lastseen ?? '',
         properties: n.properties,
       },

@@ -233,7 +233,8 @@ export const adminRoutes = [
   route('GET', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'GetAssetGroupTag', {
     input: { params: tagParams },
     variables: ({ params }) => ({ id: params.tag_id }),
-    reshape: ({ assetGroupTag }) => data(shape.tag(assetGroupTag)),
+    // BloodHound answers one tag as {data: {tag}} (getAssetGroupTagResponse).
+    reshape: ({ assetGroupTag }) => data({ tag: shape.tag(assetGroupTag) }),
   }),
   route('PATCH', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'UpdateAssetGroupTag', {
     body: 'json',

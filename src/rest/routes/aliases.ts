@@ -53,21 +53,25 @@ export const roleRoutes = [
 
 const jobsPage = z.object({ skip: query.int(), limit: query.int() });
 
-/** Collection job history: every job, finished ones, one client's finished ones (BloodHound's paths). */
+/**
+ * Collection job history: every job, finished ones, one client's finished ones (BloodHound's paths). BloodHound's
+ * client reads them as ScheduledJobDisplay, the shape of a client's current_job (status_message, OU and domain
+ * references), not the job-end shape.
+ */
 export const jobListRoutes = [
   route('GET', '/api/v2/jobs', 'jobs', 'ListCollectionJobs', {
     input: { query: jobsPage },
     variables: ({ query }) => ({ skip: query.skip, limit: query.limit }),
-    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.endedJob)) }),
+    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.job)) }),
   }),
   route('GET', '/api/v2/jobs/finished', 'jobs', 'ListCollectionJobs', {
     input: { query: jobsPage },
     variables: ({ query }) => ({ finished: true, skip: query.skip, limit: query.limit }),
-    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.endedJob)) }),
+    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.job)) }),
   }),
   route('GET', '/api/v2/clients/:client_id/completed-jobs', 'clients', 'ListCollectionJobs', {
     input: { params: z.object({ client_id: z.string() }), query: jobsPage },
     variables: ({ params, query }) => ({ clientId: params.client_id, finished: true, skip: query.skip, limit: query.limit }),
-    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.endedJob)) }),
+    reshape: ({ collectionJobs: l }) => ({ body: collectors.envelope(l, l.jobs.map(collectors.job)) }),
   }),
 ];

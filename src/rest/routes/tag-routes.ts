@@ -29,7 +29,8 @@ export const tagRoutes = [
   route('GET', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id', 'asset-group-tags', 'GetAssetGroupSelector', {
     input: { params: selectorParams },
     variables: ({ params }) => ({ tagId: params.tag_id, id: params.selector_id }),
-    reshape: ({ assetGroupTag }) => data(shape.selector(assetGroupTag.selector)),
+    // BloodHound answers one selector as {data: {selector}} (GetSelectorResponse).
+    reshape: ({ assetGroupTag }) => data({ selector: shape.selector(assetGroupTag.selector) }),
   }),
   route('GET', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id/members', 'asset-group-tags', 'ListAssetGroupMembers', {
     input: { params: selectorParams, query: z.object({ skip: query.int(), limit: query.int() }) },
