@@ -51,7 +51,7 @@ export class Spool {
   /** The spooled items in order, parsed. The read stream is destroyed however the caller stops iterating. */
   async *drain(): AsyncGenerator<unknown> {
     this.closeWriter();
-    const input = fs.createReadStream(this.file, { highWaterMark: BLOCK });
+    const input = fs.createReadStream(this.file);
     try {
       let rest: Buffer = Buffer.alloc(0);
       for await (const chunk of input) {

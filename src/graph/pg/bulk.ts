@@ -80,6 +80,9 @@ interface Known {
   k: number[];
 }
 
+/** Nodes a transaction remembers at most (~200 bytes each). */
+const MAX_KNOWN = 20_000;
+
 /** Whether an endpoint must go through the database: unknown, or a placeholder the edge would give a type. */
 function unresolved(known: Known | undefined, kindIds: readonly number[]): boolean {
   // TYPE_PLACEHOLDERS only touches nodes with at most one kind that lack one of the edge's kinds.
@@ -169,6 +172,9 @@ export class Stager {
   }
 
   private learn(rows: readonly { o: string; id: number; k: number[] }[]): void {
+    // Bounded, so memory stays flat however many nodes one file holds: past the bound it starts over (the hubs
+    // that matter are learned again by the next batch).
+    if (this.known.size + rows.length > MAX_KNOWN) this.known.clear();
     for (const r of rows) this.known.set(r.o, { id: r.id, k: r.k });
   }
 
