@@ -102,7 +102,25 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     const warmup = smoke ? 0 : Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
     if (warmup > 0) for (const r of Object.values(routes)) await drive(server.url + r, signedHeaders(r), warmup, connections);
     const baseline = await drive(`${bare.url}/bare`, {}, seconds, connections);
-    for (const [name, r] of Object.entries(routes)) results[name] = await drive(server.url + r, signedHeaders(r), seconds, connections);
+    // Database transactions per request (every autocommit statement is one), from the server's statistics: the
+    // round trips a route costs, a figure the machine's load does not blur. A backend flushes its counters once idle
+    // for 10 s at the latest, hence the wait; the few background statements meanwhile add ~0.01 per request.
+    const xacts = async () => {
+      if (store.kind !== 'postgres') return 0;
+      await new Promise((r) => setTimeout(r, smoke ? 0 : 11_000));
+      const sql = 'select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()';
+      return (await store.db.query<{ n: number }>(sql))[0]!.n;
+    };
+    let counted = await xacts();
+    for (const [name, r] of Object.entries(routes)) {
+      const run = await drive(server.url + r, signedHeaders(r), seconds, connections);
+      const now = await xacts();
+      results[name] = {
+        ...run,
+        db_transactions_per_request: store.kind === 'postgres' ? Number(((now - counted) / run.requests).toFixed(2)) : undefined,
+      };
+      counted = now;
+    }
     const bareAgain = await drive(`${bare.url}/bare`, {}, seconds, connections); // the load moved meanwhile?
     const baseRps = (baseline.rps + bareAgain.rps) / 2;
     const rel = (name: string) => Number(((results[name] as { rps: number }).rps / baseRps).toFixed(2));
@@ -132,7 +150,13 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
 async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number) {
   const r = await autocannon({ url, headers, duration: seconds, connections, workers: 1 });
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers and ${r.errors} errors under load`);
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, mean: Number(r.latency.average.toFixed(2)) };
+  return {
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: Number(r.latency.average.toFixed(2)),
+    requests: r.requests.total,
+  };
 }
 
 async function startBare(bodyBytes: number): Promise<{ url: string; stop(): void }> {

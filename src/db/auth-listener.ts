@@ -37,12 +37,12 @@ export function listenForAuthChanges(
     c.end().catch(() => undefined);
     if (stopped) return;
     opts.log.warn({ err }, `auth change feed lost (${why}); token principals are read from the database until it is back`);
-    timer = setTimeout(() => void connect(), RETRY_MS);
+    timer = setTimeout(() => void connect(), RETRY_MS).unref();
   };
 
   const heartbeat = (c: pg.Client) => {
     timer = setTimeout(async () => {
-      const late = setTimeout(() => lost(c, 'heartbeat unanswered'), STALE_MS);
+      const late = setTimeout(() => lost(c, 'heartbeat unanswered'), STALE_MS).unref();
       try {
         await c.query('select 1');
         clearTimeout(late);
@@ -51,7 +51,7 @@ export function listenForAuthChanges(
         clearTimeout(late);
         lost(c, 'heartbeat failed', err);
       }
-    }, HEARTBEAT_MS);
+    }, HEARTBEAT_MS).unref();
   };
 
   const connect = async () => {

@@ -58,6 +58,7 @@ export class GraphIndex {
       blocks: Uint8Array;
       sidNames: string[];
       nodeKindBits: Map<string, number>;
+      denseById?: Int32Array;
     },
     csr: Csr,
     readonly edgeKindNames: Map<number, string>,
@@ -74,11 +75,7 @@ export class GraphIndex {
     this.nodeKindBits = nodes.nodeKindBits;
     for (const [id, name] of edgeKindNames) this.edgeKindIds.set(name, id);
 
-    const maxId = this.nodeCount ? this.dbIds[this.nodeCount - 1]! : 0;
-    if (maxId < 4 * this.nodeCount + 1_000_000) {
-      this.denseById = new Int32Array(maxId + 1).fill(-1);
-      for (let i = 0; i < this.nodeCount; i++) this.denseById[this.dbIds[i]!] = i;
-    }
+    this.denseById = nodes.denseById;
 
     this.outOffsets = csr.outOffsets;
     this.outTargets = csr.outTargets;
@@ -140,13 +137,12 @@ export class GraphIndex {
       blocks: Uint8Array.from(blocks),
       sidNames,
       nodeKindBits,
+      denseById: denseTable(ids),
     };
     // Dense numbering follows store ids, which scans return in increasing order. A typed table when ids are
     // compact (the usual case): the profile showed Map.get per edge end as the build's largest JS cost.
-    const maxId = ids.length ? ids[ids.length - 1]! : 0;
-    const table = maxId < 4 * ids.length + 1_000_000 ? new Int32Array(maxId + 1).fill(-1) : undefined;
-    const map = table ? undefined : new Map<number, number>();
-    ids.forEach((id, i) => (table ? (table[id] = i) : map!.set(id, i)));
+    const table = nodes.denseById;
+    const map = table ? undefined : new Map(ids.map((id, i) => [id, i]));
     const dense = (id: number): number => (table ? (id < table.length ? table[id]! : -1) : (map!.get(id) ?? -1));
     const start = new IntList(1 << 16);
     const end = new IntList(1 << 16);
@@ -346,4 +342,13 @@ async function compressedRows(
     inEdge[ipos] = pos;
   }
   return { outOffsets, outTargets, outKinds, outFlags, inOffsets, inSources, inEdge };
+}
+
+/** Store id → dense number as a table (-1: absent), when ids are compact enough for one; ids ascend. */
+function denseTable(ids: readonly number[]): Int32Array | undefined {
+  const maxId = ids.length ? ids[ids.length - 1]! : 0;
+  if (maxId >= 4 * ids.length + 1_000_000) return undefined;
+  const table = new Int32Array(maxId + 1).fill(-1);
+  ids.forEach((id, i) => (table[id] = i));
+  return table;
 }
