@@ -7,18 +7,12 @@ import { badRequest } from '../errors.js';
 import { entityTypeOf, LISTS, type EntityType, type ListId } from './entities-lists.js';
 import { traverse } from './entities-traverse.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
-import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList } from './node-lists.js';
+import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
 
 /** A node shown as an entity: the node and the panel type it is shown with. */
 export interface Entity {
   node: GraphNode;
   type: EntityType;
-}
-
-/** Nodes and edges as typed values (GraphQL `Graph`). */
-export interface TypedGraph {
-  nodes: GraphNode[];
-  edges: GraphEdge[];
 }
 
 /** The same under other names, for generated resolver types (the GraphQL types have the same names). */

@@ -8,7 +8,7 @@ import type { GraphEdge, GraphNode } from '../graph/model.js';
 import type { GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
-import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList } from './node-lists.js';
+import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
 
 export interface PathsResult {
   graph: Record<string, unknown>;
@@ -42,11 +42,6 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     return foreignGpoControllers(index, String(node.properties.domainsid ?? node.objectid));
   }
 
-  async function subgraph(index: GraphIndex, nodeDense: Iterable<number>, edgePositions: Iterable<number>) {
-    const [{ nodes, edges }, icons] = await Promise.all([typedSubgraph(store, index, nodeDense, edgePositions), deps.icons?.()]);
-    return toGraph(nodes, edges, icons);
-  }
-
   return {
     async node(objectId: string): Promise<GraphNode | null> {
       return (await store.nodeByObjectId(objectId.trim().toUpperCase())) ?? null;
@@ -72,13 +67,14 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
       return nodePage(store, index, found.nodes, req);
     },
 
-    /** Endpoints 8 and 11 with type=graph: the nodes found and the paths that lead to them, in the Graph format. */
-    async listGraph(name: ListName, objectId: string): Promise<Record<string, unknown>> {
+    /** Endpoints 8 and 11 with type=graph: the nodes found and the paths that lead to them, typed (Graph.bloodhound
+     * gives REST the Graph format). */
+    async listGraph(name: ListName, objectId: string): Promise<TypedGraph> {
       const { rootKind, context } = LISTS[name];
       const node = await findNode(store, context, objectId, rootKind);
       const index = await deps.index.current();
       const found = await traversal(name, index, node);
-      return subgraph(index, found.nodes, found.edges);
+      return typedSubgraph(store, index, found.nodes, found.edges);
     },
 
     /**

@@ -91,6 +91,12 @@ function comparator(sort: SortKey<NodeSortColumn>[]) {
   };
 }
 
+/** Nodes and edges as typed values (GraphQL `Graph`). */
+export interface TypedGraph {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
 /**
  * The nodes and edges of a traversal's answer (dense node ids, edge positions), loaded from the store; `rootId`
  * (a database id) is included even when the traversal found nothing.
@@ -101,7 +107,7 @@ export async function typedSubgraph(
   nodeDense: Iterable<number>,
   edgePositions: Iterable<number>,
   rootId?: number,
-): Promise<{ nodes: GraphNode[]; edges: GraphEdge[] }> {
+): Promise<TypedGraph> {
   const triples: EdgeTriple[] = [...edgePositions].map((p) => ({
     startId: index.dbId(index.edgeStart(p)),
     endId: index.dbId(index.outTargets[p]!),

@@ -341,6 +341,29 @@ describe('graph endpoints over REST (ingest → analysis → queries)', () => {
       });
     });
 
+    it('answers the list graphs of endpoints 8 and 11 as typed nodes and edges, the same as REST type=graph', async () => {
+      const res = await gql(
+        `query($g: String!, $d: String!) {
+          groupPSRemoteRightsGraph(objectId: $g) { nodes { id objectId } edges { source target kind } }
+          domainForeignGPOControllersGraph(objectId: $d) { nodes { objectId } edges { kind } }
+        }`,
+        { g: `${T}-9002`, d: T },
+      );
+      expect(res.status).toBe(200);
+      const ps = res.body.data.groupPSRemoteRightsGraph;
+      expect(ps.nodes.map((n: { objectId: string }) => n.objectId).sort()).toEqual(
+        [`${T}-9001`, `${T}-9002`, `${T}-9100`, `${T}-9101`].sort(),
+      );
+      expect(ps.edges.map((e: { kind: string }) => e.kind).sort()).toEqual(['CanPSRemote', 'CanPSRemote', 'MemberOf']);
+      // Every edge joins two of the graph's nodes.
+      const ids = new Set(ps.nodes.map((n: { id: number }) => n.id));
+      for (const e of ps.edges) expect(ids.has(e.source) && ids.has(e.target)).toBe(true);
+      const rest = graphOf((await get(`/api/v2/domains/${T}/foreign-gpo-controllers?type=graph`)).body);
+      const gpo = res.body.data.domainForeignGPOControllersGraph;
+      expect(gpo.nodes.map((n: { objectId: string }) => n.objectId).sort()).toEqual(rest.nodes);
+      expect(gpo.edges.map((e: { kind: string }) => e.kind).sort()).toEqual(rest.edges);
+    });
+
     it('reports a wrong kind as NOT_FOUND with status 404', async () => {
       const res = await gql(`{ userEntity(objectId: "${T}-512") { node { id } } }`);
       expect(res.status).toBe(404);

@@ -39,13 +39,13 @@ export const graphRoutes = [
     '/api/v2/groups/:object_id/ps-remote-rights',
     'groups',
     { op: 'ListGroupPSRemoteRights', page: (r) => r.groupPSRemoteRights },
-    { op: 'GraphGroupPSRemoteRights', graph: (r) => r.groupPSRemoteRightsGraph },
+    { op: 'GraphGroupPSRemoteRights', graph: (r) => r.groupPSRemoteRightsGraph.bloodhound },
   ),
   // 11
   ...entityList(
     '/api/v2/domains/:object_id/foreign-gpo-controllers',
     'domains',
     { op: 'ListDomainForeignGPOControllers', page: (r) => r.domainForeignGPOControllers },
-    { op: 'GraphDomainForeignGPOControllers', graph: (r) => r.domainForeignGPOControllersGraph },
+    { op: 'GraphDomainForeignGPOControllers', graph: (r) => r.domainForeignGPOControllersGraph.bloodhound },
   ),
 ];
