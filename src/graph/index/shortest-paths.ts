@@ -36,66 +36,88 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
   const inn = index.side('in');
   const allowed = (pos: number) => kinds === null || kinds[outKinds[pos]!] === 1;
 
-  const n = index.nodeCount;
-  const distF = new Int32Array(n).fill(-1);
-  const distB = new Int32Array(n).fill(-1);
-  distF[s] = 0;
-  distB[t] = 0;
-  let frontF = [s];
-  let frontB = [t];
-  let depthF = 0;
-  let depthB = 0;
-  let meet: number[] = [];
-
-  while (frontF.length && frontB.length && depthF + depthB < maxDepth) {
-    const forward = frontF.length <= frontB.length;
-    if (forward) frontF = expandLevel(out, frontF, distF, distB, depthF++, allowed, meet);
-    else frontB = expandLevel(inn, frontB, distB, distF, depthB++, allowed, meet);
-    if (meet.length) break;
+  // Scratch tables kept per index, -1 / 0 outside a query: each query resets only what it touched. Allocating and
+  // filling two distance tables of every node per query was most of a query's time on tier M (100k nodes).
+  const { distF, distB, onPath } = scratchOf(index);
+  const touched: number[][] = [[s], [t], []]; // lists of nodes set in distF, in distB, in onPath
+  try {
+    return search();
+  } finally {
+    for (const v of touched[0]!) distF[v] = -1;
+    for (const v of touched[1]!) distB[v] = -1;
+    for (const v of touched[2]!) onPath[v] = 0;
   }
-  if (!meet.length) return none;
-  // The meeting nodes of this level can differ in total length; keep the minimal ones.
-  let length = Infinity;
-  for (const v of meet) length = Math.min(length, distF[v]! + distB[v]!);
-  if (length > maxDepth) return none;
-  meet = meet.filter((v) => distF[v]! + distB[v]! === length);
 
-  // onPath[v]: v lies on a shortest path. Walk back from the meeting nodes on both sides.
-  const onPath = new Uint8Array(n);
-  for (const v of meet) onPath[v] = 1;
-  markBack(inn, meet, distF, onPath, allowed);
-  markBack(out, meet, distB, onPath, allowed);
+  function search(): PathResult {
+    distF[s] = 0;
+    distB[t] = 0;
+    let frontF = [s];
+    let frontB = [t];
+    let depthF = 0;
+    let depthB = 0;
+    let meet: number[] = [];
 
-  // Every meeting node splits its paths at the same hop (they were found in one level). A node at hop h <= split
-  // has exact distance h from s; a node beyond it has exact distance length - h to t.
-  const split = distF[meet[0]!]!;
-  const stepOk = (v: number, hop: number) => onPath[v] === 1 && (hop <= split ? distF[v] === hop : distB[v] === length - hop);
+    while (frontF.length && frontB.length && depthF + depthB < maxDepth) {
+      const forward = frontF.length <= frontB.length;
+      if (forward) frontF = expandLevel(out, frontF, distF, distB, depthF++, allowed, meet, touched[0]!);
+      else frontB = expandLevel(inn, frontB, distB, distF, depthB++, allowed, meet, touched[1]!);
+      if (meet.length) break;
+    }
+    if (!meet.length) return none;
+    // The meeting nodes of this level can differ in total length; keep the minimal ones.
+    let length = Infinity;
+    for (const v of meet) length = Math.min(length, distF[v]! + distB[v]!);
+    if (length > maxDepth) return none;
+    meet = meet.filter((v) => distF[v]! + distB[v]! === length);
 
-  const paths: Int32Array[] = [];
-  let truncated = false;
-  const stack = new Int32Array(length);
-  const walk = (u: number, hop: number): boolean => {
-    if (hop === length) {
-      if (u === t) {
-        if (paths.length === maxPaths) {
-          truncated = true;
-          return false;
+    // onPath[v]: v lies on a shortest path. Walk back from the meeting nodes on both sides.
+    for (const v of meet) onPath[v] = 1;
+    for (const v of meet) touched[2]!.push(v);
+    markBack(inn, meet, distF, onPath, allowed, touched[2]!);
+    markBack(out, meet, distB, onPath, allowed, touched[2]!);
+
+    // Every meeting node splits its paths at the same hop (they were found in one level). A node at hop h <= split
+    // has exact distance h from s; a node beyond it has exact distance length - h to t.
+    const split = distF[meet[0]!]!;
+    const stepOk = (v: number, hop: number) => onPath[v] === 1 && (hop <= split ? distF[v] === hop : distB[v] === length - hop);
+
+    const paths: Int32Array[] = [];
+    let truncated = false;
+    const stack = new Int32Array(length);
+    const walk = (u: number, hop: number): boolean => {
+      if (hop === length) {
+        if (u === t) {
+          if (paths.length === maxPaths) {
+            truncated = true;
+            return false;
+          }
+          paths.push(stack.slice());
         }
-        paths.push(stack.slice());
+        return true;
+      }
+      for (let p = outOffsets[u]!; p < outOffsets[u + 1]!; p++) {
+        if (!allowed(p)) continue;
+        const v = outTargets[p]!;
+        if (!stepOk(v, hop + 1)) continue;
+        stack[hop] = p;
+        if (!walk(v, hop + 1)) return false;
       }
       return true;
-    }
-    for (let p = outOffsets[u]!; p < outOffsets[u + 1]!; p++) {
-      if (!allowed(p)) continue;
-      const v = outTargets[p]!;
-      if (!stepOk(v, hop + 1)) continue;
-      stack[hop] = p;
-      if (!walk(v, hop + 1)) return false;
-    }
-    return true;
-  };
-  walk(s, 0);
-  return { paths, truncated, length };
+    };
+    walk(s, 0);
+    return { paths, truncated, length };
+  }
+}
+
+const scratch = new WeakMap<GraphIndex, { distF: Int32Array; distB: Int32Array; onPath: Uint8Array }>();
+function scratchOf(index: GraphIndex) {
+  let tables = scratch.get(index);
+  if (!tables) {
+    const n = index.nodeCount;
+    tables = { distF: new Int32Array(n).fill(-1), distB: new Int32Array(n).fill(-1), onPath: new Uint8Array(n) };
+    scratch.set(index, tables);
+  }
+  return tables;
 }
 
 /** One BFS level on one side: the unvisited neighbours of `front` get depth + 1; those the other side saw meet. */
@@ -107,6 +129,7 @@ function expandLevel(
   depth: number,
   allowed: (pos: number) => boolean,
   meet: number[],
+  touched: number[],
 ): number[] {
   const next: number[] = [];
   for (const u of front) {
@@ -116,6 +139,7 @@ function expandLevel(
       if (mine[v] !== -1) continue;
       mine[v] = depth + 1;
       next.push(v);
+      touched.push(v);
       if (theirs[v] !== -1) meet.push(v);
     }
   }
@@ -123,7 +147,14 @@ function expandLevel(
 }
 
 /** Marks on `onPath` every node one level closer to this side's origin, level by level back from `from`. */
-function markBack(side: Side, from: number[], dist: Int32Array, onPath: Uint8Array, allowed: (pos: number) => boolean): void {
+function markBack(
+  side: Side,
+  from: number[],
+  dist: Int32Array,
+  onPath: Uint8Array,
+  allowed: (pos: number) => boolean,
+  touched: number[],
+): void {
   let layer = from;
   while (layer.length) {
     const prev: number[] = [];
@@ -135,6 +166,7 @@ function markBack(side: Side, from: number[], dist: Int32Array, onPath: Uint8Arr
         if (dist[u] === d - 1 && onPath[u] !== 1 && allowed(side.edges ? side.edges[q]! : q)) {
           onPath[u] = 1;
           prev.push(u);
+          touched.push(u);
         }
       }
     }
