@@ -1,10 +1,12 @@
 import type { Queryable } from '../db/pool.js';
 import type { CustomNodeKindModel, CustomNodesStore, IconConfig } from '../db/stores/custom-nodes-store.js';
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
-import type { KindIcon } from '../graph/kinds.js';
+import type { IconLookup } from '../graph/format.js';
 
 const CONTEXT = 'custom-nodes';
 const KIND_NAME = /^[A-Za-z][A-Za-z0-9_]{0,99}$/;
+/** How long the icon table read for Graph answers is reused (see `icons`). */
+const ICONS_TTL_MS = 1000;
 const ICON_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 /** The icon set's value; `font-awesome` (BloodHound's spelling) is accepted as an alias and stored as `iconset`. */
@@ -46,6 +48,22 @@ export function createCustomNodesService(deps: CustomNodesDeps) {
   const { store } = deps;
   const unknown = () => notFound(CONTEXT, 'The requested custom node kind could not be found.');
 
+  // Every Graph answer draws its nodes with these icons, so the table is read at most once per ICONS_TTL_MS rather
+  // than once per answer. A change made here drops it at once; one made by another replica shows within the TTL
+  // (icons are display only: nothing is allowed or refused by them).
+  let iconCache: { at: number; lookup: Promise<IconLookup> } | undefined;
+  const changed = <T>(result: T): T => {
+    iconCache = undefined;
+    return result;
+  };
+  const loadIcons = async (): Promise<IconLookup> => {
+    const byKind = new Map((await store.list()).map((k) => [k.kindName, k.config]));
+    return (kind) => {
+      const icon = byKind.get(kind)?.icon;
+      return icon && ICON_NAME.test(icon.name) && COLOR.test(icon.color) ? { icon: icon.name, color: icon.color } : undefined;
+    };
+  };
+
   return {
     list: () => store.list(),
 
@@ -71,6 +89,7 @@ export function createCustomNodesService(deps: CustomNodesDeps) {
           for (const k of valid) out.push(await s.create(k.name, k.config));
           return out;
         })
+        .then(changed)
         .catch((err) => {
           if (err instanceof AppError && err.code === 'CONFLICT')
             throw conflict(CONTEXT, 'A custom node kind with that name already exists.');
@@ -81,22 +100,27 @@ export function createCustomNodesService(deps: CustomNodesDeps) {
     /** Endpoint 4. */
     async update(name: string, config: unknown): Promise<CustomNodeKindModel> {
       const k = kindName(name);
-      const updated = await store.update(k, readIconConfig(CONTEXT, config));
+      const updated = changed(await store.update(k, readIconConfig(CONTEXT, config)));
       if (!updated) throw unknown();
       return updated;
     },
 
     async delete(name: string): Promise<void> {
-      if (!(await store.delete(kindName(name)))) throw unknown();
+      if (!changed(await store.delete(kindName(name)))) throw unknown();
     },
 
-    /** Icons of custom kinds for the Graph format (read per rendering; the table is small). */
-    async icons(): Promise<(kind: string) => KindIcon | undefined> {
-      const byKind = new Map((await store.list()).map((k) => [k.kindName, k.config]));
-      return (kind) => {
-        const icon = byKind.get(kind)?.icon;
-        return icon && ICON_NAME.test(icon.name) && COLOR.test(icon.color) ? { icon: icon.name, color: icon.color } : undefined;
-      };
+    /** Icons of custom kinds for the Graph format (cached for ICONS_TTL_MS, see above). */
+    icons(): Promise<IconLookup> {
+      const now = Date.now();
+      if (!iconCache || now - iconCache.at > ICONS_TTL_MS) {
+        const entry = { at: now, lookup: loadIcons() };
+        iconCache = entry;
+        // A failed read is not kept: the next answer tries again.
+        entry.lookup.catch(() => {
+          if (iconCache === entry) iconCache = undefined;
+        });
+      }
+      return iconCache.lookup;
     },
   };
 }

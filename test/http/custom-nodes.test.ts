@@ -127,6 +127,15 @@ describe('custom node kinds (endpoint 4)', () => {
     const toMystery = await request(t.app).get('/api/v2/pathfinding?start_node=S-1-5-21-9-1001&end_node=MYSTERY-1').set(admin());
     const mystery = (Object.values(toMystery.body.data) as any[]).find((n) => n.data?.objectid === 'MYSTERY-1');
     expect(mystery).toMatchObject({ color: '#FFFFFF', fontIcon: { text: 'fas fa-question' } });
+    // Icons are cached for Graph answers; a change made here shows in the very next answer.
+    await request(t.app)
+      .put('/api/v2/custom-nodes/Vault')
+      .set(admin())
+      .send({ config: icon('key', '#445566') })
+      .expect(200);
+    const changed = await request(t.app).get('/api/v2/pathfinding?start_node=S-1-5-21-9-1001&end_node=S-1-5-21-9-1002').set(admin());
+    const bobKey = (Object.values(changed.body.data) as any[]).find((n) => n.data?.objectid === 'S-1-5-21-9-1002');
+    expect(bobKey).toMatchObject({ color: '#445566', fontIcon: { text: 'fas fa-key' } });
     await request(t.app).delete('/api/v2/custom-nodes/Vault').set(admin()).expect(204);
     const after = await request(t.app).get('/api/v2/pathfinding?start_node=S-1-5-21-9-1001&end_node=S-1-5-21-9-1002').set(admin());
     const bob2 = (Object.values(after.body.data) as any[]).find((n) => n.data?.objectid === 'S-1-5-21-9-1002');
