@@ -8,7 +8,7 @@ import type { GraphEdge, GraphNode } from '../graph/model.js';
 import type { GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
-import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
+import { findNode, findNodes, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
 
 export interface PathsResult {
   graph: Record<string, unknown>;
@@ -96,7 +96,7 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
           "invalid query parameter 'relationship_kinds': acceptable values should match the format: in|nin:Kind1,Kind2",
         );
       }
-      const [s, t] = await Promise.all([findNode(store, 'pathfinding', start), findNode(store, 'pathfinding', end)]);
+      const [s, t] = (await findNodes(store, 'pathfinding', [start, end])) as [GraphNode, GraphNode];
       const index = await deps.index.current();
       let kinds: Uint8Array | null = null;
       if (!opts.allKinds && (filter || opts.onlyTraversable)) {
