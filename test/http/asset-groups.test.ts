@@ -61,7 +61,10 @@ describe('zones, labels and certification (endpoint 5)', () => {
       // the analysis tag and the seeded rule selector both select it
       selectors: expect.arrayContaining([
         expect.objectContaining({ name: 'Tier Zero (analysis)', is_default: true }),
-        expect.objectContaining({ name: 'Domain Admins', seeds: [{ type: 'rule', value: 'kind:Group objectid$=-512' }] }),
+        expect.objectContaining({
+          name: 'Domain Admins',
+          seeds: [expect.objectContaining({ type: 'rule', value: 'kind:Group objectid$=-512' })],
+        }),
       ]),
       certification_history: [
         expect.objectContaining({
@@ -216,5 +219,36 @@ describe('zones, labels and certification (endpoint 5)', () => {
       ]),
     });
     expect(res.body.data.assetGroupTag.members.members).toHaveLength(1);
+  });
+
+  it('lists member certifications and pages selectors over GraphQL, typed filters in, enums out', async () => {
+    const gql = (query: string, variables: object) => request(t.app).post('/graphql').set(admin()).send({ query, variables });
+    const q = `query ($f: [MemberCertificationFilter!]) {
+      memberCertifications(limit: 500, filters: $f) { totalCount members { id objectId primaryKind tagId certified environmentId createdAt } } }`;
+    const groups = await gql(q, {
+      f: [
+        { column: 'PRIMARY_KIND', value: 'eq:Group' },
+        { column: 'ASSET_GROUP_TAG_ID', value: `${tierZero}` },
+      ],
+    });
+    const list = groups.body.data.memberCertifications;
+    expect(list.totalCount).toBeGreaterThan(0);
+    const da = list.members.find((m: { objectId: string }) => m.objectId === DOMAIN_ADMINS);
+    expect(da).toMatchObject({ primaryKind: 'Group', tagId: tierZero, certified: expect.stringMatching(/^[A-Z]+$/) });
+    expect(da.environmentId).toBe(DOMAIN_ADMINS.replace(/-512$/, ''));
+    const bad = await gql(q, { f: [{ column: 'CERTIFIED', value: 'soon' }] });
+    expect(bad.body.errors[0].message).toMatch(/certified must be an integer/);
+    expect((await gql(q, { f: [{ column: 'COLOUR', value: 'red' }] })).body.errors).toBeDefined();
+
+    const sel = await gql(
+      `query ($id: Int!) { assetGroupTag(id: $id) { selectorList(skip: 0, limit: 1) { totalCount limit selectors { id seeds { selectorId } } } } }`,
+      {
+        id: tierZero,
+      },
+    );
+    const page = sel.body.data.assetGroupTag.selectorList;
+    expect(page).toMatchObject({ limit: 1, selectors: [expect.objectContaining({ id: expect.any(Number) })] });
+    expect(page.totalCount).toBeGreaterThan(1);
+    for (const seed of page.selectors[0].seeds) expect(seed.selectorId).toBe(page.selectors[0].id);
   });
 });

@@ -160,8 +160,12 @@ describe("BloodHound's envelopes (issue 12)", () => {
       const descendants = (tenant.descendents as Json).descendent_counts as Json;
       expect(descendants).toMatchObject({ AZUser: 3, AZGroup: 2, AZServicePrincipal: 2, AZApp: 1, AZDevice: 1 });
 
+      // Without counts BloodHound still serialises its *Details struct: the same count keys, each 0.
       const bare = (await ok(`/api/v2/azure/users?object_id=${ALICE}&counts=false`)).data as Json;
-      expect(keys(bare)).toEqual(NODE);
+      expect(keys(bare)).toEqual(keys(user));
+      for (const k of keys(user).filter((k) => !NODE.includes(k))) expect(bare[k]).toBe(0);
+      const bareTenant = (await ok(`/api/v2/azure/tenants?object_id=${TENANT}&counts=false`)).data as Json;
+      expect(bareTenant).toMatchObject({ inbound_object_control: 0, descendents: { descendent_counts: null } });
     });
 
     it('a related-entity list pages azure.Node items, 100 by default', async () => {
@@ -271,10 +275,45 @@ describe("BloodHound's envelopes (issue 12)", () => {
       const listed = ((await ok('/api/v2/asset-group-tags')).data as { tags: Json[] }).tags.find((x) => x.id === tag);
       expect(listed).toEqual(one.tag);
 
-      const { selectors } = (await ok(`/api/v2/asset-group-tags/${tag}/selectors`)).data as { selectors: Json[] };
+      const list = await ok(`/api/v2/asset-group-tags/${tag}/selectors`);
+      expect(keys(list)).toEqual(['count', 'data', 'limit', 'skip']);
+      expect(list).toMatchObject({ skip: 0, limit: 50 });
+      const { selectors } = list.data as { selectors: Json[] };
+      expect(selectors).toHaveLength(list.count as number);
       const sel = (await ok(`/api/v2/asset-group-tags/${tag}/selectors/${selectors[0]!.id}`)).data as Json;
       expect(keys(sel)).toEqual(['selector']);
       expect(sel.selector).toEqual(selectors[0]);
+      // SelectorSeed: each seed names its selector.
+      for (const seed of (sel.selector as { seeds: Json[] }).seeds) {
+        expect(keys(seed)).toEqual(['selector_id', 'type', 'value']);
+        expect(seed.selector_id).toBe(selectors[0]!.id);
+      }
+    });
+
+    it('certifications: pagination envelope around {members} of AssetGroupMemberWithCertification', async () => {
+      const body = await ok('/api/v2/asset-group-tags/certifications?limit=3');
+      expect(keys(body)).toEqual(['count', 'data', 'limit', 'skip']);
+      expect(body).toMatchObject({ skip: 0, limit: 3 });
+      expect(keys(body.data)).toEqual(['members']);
+      const members = (body.data as { members: Json[] }).members;
+      expect(members.length).toBeGreaterThan(0);
+      for (const m of members) {
+        expect(keys(m)).toEqual(
+          sorted(
+            'id',
+            'object_id',
+            'environment_id',
+            'primary_kind',
+            'name',
+            'asset_group_tag_id',
+            'created_at',
+            'certified_by',
+            'certified',
+          ),
+        );
+        expect(m).toMatchObject({ asset_group_tag_id: tag, certified: 0, certified_by: '' });
+      }
+      expect(keys(await ok('/api/v2/asset-group-tags/certifications'))).toEqual(['count', 'data', 'limit', 'skip']);
     });
 
     it('members: pagination envelope around {members}; counts {total_count, counts}', async () => {

@@ -64,7 +64,7 @@ const COLUMN_SQL: Record<EventColumn, string> = {
   ca_registry_collection: 'e.ca_registry_collection',
   dc_registry_collection: 'e.dc_registry_collection',
 };
-const OP_SQL: Record<FilterOp, string> = {
+export const OP_SQL: Record<FilterOp, string> = {
   eq: '=',
   neq: 'is distinct from',
   gt: '>',

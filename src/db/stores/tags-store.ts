@@ -1,4 +1,5 @@
 import type { Queryable } from '../pool.js';
+import { OP_SQL, type FilterOp } from './events-store.js';
 
 /** objectid and kind select nodes directly; rule is a Tier Zero selector rule (src/analysis/tier-zero-rules.ts). */
 export type SeedType = 'objectid' | 'kind' | 'rule';
@@ -27,7 +28,7 @@ export interface SelectorModel {
   tagId: number;
   name: string;
   description: string;
-  seeds: Seed[];
+  seeds: (Seed & { selectorId: number })[];
   autoCertify: boolean;
   isDefault: boolean;
   memberCount: number;
@@ -65,11 +66,31 @@ export interface CertificationModel {
   createdAt: Date;
 }
 
+/** Filterable columns of the member certification list (BloodHound's names) and their predicates. */
+export type CertificationColumn =
+  'asset_group_tag_id' | 'certified' | 'certified_by' | 'created_at' | 'environments' | 'name' | 'object_id' | 'primary_kind';
+/** The predicates of BloodHound's query filters, as the event list takes them. */
+export type CertificationOp = FilterOp;
+export interface CertificationFilter {
+  column: CertificationColumn;
+  op: CertificationOp;
+  value: string | number | Date;
+}
+
+/** A zone member with its current certification: its highest-priority certifying zone, first seen then. */
+export interface MemberCertificationRow extends MemberRow {
+  environmentId: string;
+  createdAt: Date;
+}
+
 const TAG = /* SQL */ `t.id, t.type, t.name, t.description, t.position, t.require_certify as "requireCertify",
   (select count(distinct sn.node_id) from asset_group_tag_selector_nodes sn
      join asset_group_tag_selectors s on s.id = sn.selector_id where s.asset_group_tag_id = t.id)::int as "memberCount",
   t.created_at as "createdAt", t.created_by as "createdBy", t.updated_at as "updatedAt", t.updated_by as "updatedBy"`;
-const SELECTOR = /* SQL */ `s.id, s.asset_group_tag_id as "tagId", s.name, s.description, s.seeds, s.auto_certify as "autoCertify",
+// Each seed carries its selector's id, as BloodHound's SelectorSeed rows do.
+const SELECTOR = /* SQL */ `s.id, s.asset_group_tag_id as "tagId", s.name, s.description,
+  (select coalesce(jsonb_agg(e.seed || jsonb_build_object('selectorId', s.id) order by e.n), '[]'::jsonb)
+     from jsonb_array_elements(s.seeds) with ordinality as e(seed, n)) as seeds, s.auto_certify as "autoCertify",
   s.is_default as "isDefault",
   (select count(*) from asset_group_tag_selector_nodes sn where sn.selector_id = s.id)::int as "memberCount",
   s.created_at as "createdAt", s.created_by as "createdBy", s.updated_at as "updatedAt", s.updated_by as "updatedBy"`;
@@ -144,10 +165,57 @@ select id, node_id as "nodeId", selector_id as "selectorId", tag_id as "tagId", 
 select id, node_id as "nodeId", selector_id as "selectorId", tag_id as "tagId", action, previous, note, actor,
   created_at as "createdAt", count(*) over ()::int as total
 from asset_group_certifications where ($3::int is null or tag_id = $3) order by id desc offset $1 limit $2`,
+  // One row per node: its highest-priority zone that requires certification (the zone certify acts on), with the
+  // best state of its selector rows there and when it was first selected. Node fields come from the graph so
+  // that filters and the count cover the whole list; `where` holds only fixed column text (certificationWhere).
+  memberCertifications: (where: string) => /* SQL */ `-- tags.memberCertifications
+with zoned as (
+  select distinct on (sn.node_id) sn.node_id, t.id as tag_id
+  from asset_group_tag_selector_nodes sn join asset_group_tag_selectors s on s.id = sn.selector_id
+  join asset_group_tags t on t.id = s.asset_group_tag_id
+  where t.type = 1 and t.require_certify
+  order by sn.node_id, t.position, s.id
+), m as (
+  select z.node_id, z.tag_id, max(sn.certified)::int as certified,
+    (array_agg(sn.certified_by order by sn.certified desc))[1] as certified_by, min(sn.created_at) as created_at
+  from zoned z join asset_group_tag_selectors s on s.asset_group_tag_id = z.tag_id
+  join asset_group_tag_selector_nodes sn on sn.selector_id = s.id and sn.node_id = z.node_id
+  group by z.node_id, z.tag_id
+)
+select m.node_id as "nodeId", m.tag_id as "tagId", m.certified, m.certified_by as "certifiedBy",
+  m.created_at as "createdAt", coalesce(n.properties ->> 'domainsid', n.properties ->> 'tenantid', '') as "environmentId",
+  count(*) over ()::int as total
+from m join graph_nodes n on n.id = m.node_id
+${where}
+order by m.created_at, m.node_id offset $1 limit $2`,
   selectorsOfNode: /* SQL */ `-- tags.selectorsOfNode
 select ${SELECTOR} from asset_group_tag_selectors s
 join asset_group_tag_selector_nodes sn on sn.selector_id = s.id where sn.node_id = $1 and s.asset_group_tag_id = $2 order by s.id`,
 };
+
+// Column and operator text come only from these fixed maps; values are always bound parameters.
+const CERTIFICATION_COLUMN_SQL: Record<Exclude<CertificationColumn, 'primary_kind'>, string> = {
+  asset_group_tag_id: 'm.tag_id',
+  certified: 'm.certified',
+  certified_by: 'm.certified_by',
+  created_at: 'm.created_at',
+  environments: `coalesce(n.properties ->> 'domainsid', n.properties ->> 'tenantid', '')`,
+  name: 'coalesce(n.name, n.objectid)',
+  object_id: 'n.objectid',
+};
+
+/** The where clause of the certification list, pushing the filter values onto `params` (after skip and limit). */
+function certificationWhere(filters: readonly CertificationFilter[], params: unknown[]): string {
+  const where = filters.map((f) => {
+    params.push(f.op === '~eq' ? `%${String(f.value).replace(/[\\%_]/g, '\\$&')}%` : f.value);
+    const $ = `$${params.length}`;
+    if (f.column !== 'primary_kind') return `${CERTIFICATION_COLUMN_SQL[f.column]} ${OP_SQL[f.op]} ${$}`;
+    // A node's kinds are ids; the kind filter asks whether one of its kinds has the name (neq: none has).
+    const has = `exists (select 1 from graph_kinds k where k.id = any(n.kind_ids) and k.name ${f.op === '~eq' ? 'ilike' : '='} ${$})`;
+    return f.op === 'neq' ? `not ${has}` : has;
+  });
+  return where.length ? `where ${where.join(' and ')}` : '';
+}
 
 export function createTagsStore(db: Queryable) {
   return {
@@ -225,6 +293,16 @@ export function createTagsStore(db: Queryable) {
     async certifications(skip: number, limit: number, tagId: number | null): Promise<{ total: number; records: CertificationModel[] }> {
       const rows = await db.query<CertificationModel & { total: number }>(SQL.certifications, [skip, limit, tagId]);
       return { total: rows[0]?.total ?? 0, records: rows.map(({ total: _, ...r }) => r) };
+    },
+    async memberCertifications(
+      filters: readonly CertificationFilter[],
+      skip: number,
+      limit: number,
+    ): Promise<{ total: number; members: MemberCertificationRow[] }> {
+      const params: unknown[] = [skip, limit];
+      const sql = SQL.memberCertifications(certificationWhere(filters, params));
+      const rows = await db.query<MemberCertificationRow & { total: number }>(sql, params);
+      return { total: rows[0]?.total ?? 0, members: rows.map(({ total: _, ...m }) => m) };
     },
     selectorsOfNode: (nodeId: number, tagId: number) => db.query<SelectorModel>(SQL.selectorsOfNode, [nodeId, tagId]),
   };

@@ -17,6 +17,7 @@ export const entitiesResolvers: Resolvers = {
     serviceInfo: (_, __, ctx) => ctx.services.search.info(),
     collectionJobs: (_, args, ctx) => ctx.services.jobLists.list(args),
     certifications: (_, args, ctx) => ctx.services.assetGroups.certifications(args),
+    memberCertifications: (_, args, ctx) => ctx.services.assetGroups.memberCertifications(args),
     role: async (_, { id }, ctx) => {
       const found = (await ctx.services.permissions.listRoles()).find((r) => r.id === id);
       if (!found) throw notFound('roles', `No role ${id}.`);
@@ -35,6 +36,7 @@ export const entitiesResolvers: Resolvers = {
     graph: (e, { name }, ctx) => ctx.services.entities.listGraph(e.type.path, e, name),
   },
   AssetGroupTag: {
+    selectorList: (t, page, ctx) => ctx.services.assetGroups.selectorPage(t.id, page),
     memberCounts: (t, { selectorId }, ctx) => tagMemberCounts(ctx.services.assetGroups, t.id, selectorId ?? null),
     selector: async (t, { id }, ctx) => {
       const found = (await ctx.services.assetGroups.listSelectors(t.id)).find((s) => s.id === id);

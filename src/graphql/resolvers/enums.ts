@@ -1,5 +1,5 @@
 import type { Resolvers } from '../../generated/graphql.js';
-import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
+import { CERTIFICATION, CERTIFICATION_ACTION, CERTIFICATION_FILTER_COLUMN, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
 import { CLIENT_TYPE } from '../../services/clients.js';
 import { EDITION } from '../../services/edition.js';
 import { EVENT_FILTER_COLUMN } from '../../services/event-filters.js';
@@ -17,6 +17,7 @@ export const enumResolvers: Resolvers = {
   AssetGroupTagType: enumResolver(TAG_TYPE),
   CertificationStatus: enumResolver(CERTIFICATION),
   CertificationAction: enumResolver(CERTIFICATION_ACTION),
+  MemberCertificationColumn: enumResolver(CERTIFICATION_FILTER_COLUMN),
   SeedType: enumResolver(SEED_TYPE),
   ClientType: enumResolver(CLIENT_TYPE),
   EndJobStatus: enumResolver(END_JOB_STATUS),

@@ -5,6 +5,7 @@ import { nullInt32, nullString, nullTime } from '../shapes.js';
 import type {
   CustomNodeKindFieldsFragment,
   GetAssetGroupMemberQuery,
+  ListMemberCertificationsQuery,
   ListSsoProvidersQuery,
   MemberFieldsFragment,
   SamlProviderFieldsFragment,
@@ -76,7 +77,7 @@ export const selector = (s: SelectorFieldsFragment) => ({
   asset_group_tag_id: s.tagId,
   name: s.name,
   description: s.description,
-  seeds: s.seeds.map((x) => ({ type: enumValue(SEED_TYPE, x.type), value: x.value })),
+  seeds: s.seeds.map((x) => ({ selector_id: x.selectorId, type: enumValue(SEED_TYPE, x.type), value: x.value })),
   auto_certify: s.autoCertify,
   is_default: s.isDefault,
   member_count: s.memberCount,
@@ -107,4 +108,17 @@ export const certification = (c: GetAssetGroupMemberQuery['assetGroupMember']['h
   note: c.note,
   actor: c.actor,
   created_at: c.createdAt,
+});
+
+/** BloodHound's AssetGroupMemberWithCertification: certified_by is a plain string ('' when nobody certified). */
+export const memberCertification = (m: ListMemberCertificationsQuery['memberCertifications']['members'][number]) => ({
+  id: m.id,
+  object_id: m.objectId,
+  environment_id: m.environmentId,
+  primary_kind: m.primaryKind,
+  name: m.name,
+  asset_group_tag_id: m.tagId,
+  created_at: m.createdAt,
+  certified_by: m.certifiedBy ?? '',
+  certified: enumValue(CERTIFICATION, m.certified),
 });

@@ -14,6 +14,7 @@ const OWNED = 'Tag_Owned';
 type Counts = { list: string; count: number }[] | undefined;
 interface EntityInfo {
   kind: string;
+  lists?: string[];
   node: { kinds: string[]; properties: unknown };
   counts?: Counts;
 }
@@ -80,15 +81,18 @@ export const azureNode = (kind: string, kinds: string[], properties: unknown) =>
   props: properties,
 });
 
-/** `GET /api/v2/azure/<type>?object_id=`: the node and its counts, as BloodHound's <Kind>Details. */
+/**
+ * `GET /api/v2/azure/<type>?object_id=`: the node and its counts, as BloodHound's <Kind>Details. Without counts
+ * BloodHound still serialises the struct: every count key 0 and `descendents.descendent_counts` null.
+ */
 export function azureInfo(e: EntityInfo): RestResponse {
   const counts: Record<string, unknown> = {};
   const descendants: Record<string, number> = {};
-  for (const c of e.counts ?? []) {
+  for (const c of e.counts ?? (e.lists ?? []).map((list) => ({ list, count: 0 }))) {
     if (AZ_DESCENDANTS[c.list]) descendants[AZ_DESCENDANTS[c.list]!] = c.count;
     else counts[AZ_KEYS[c.list] ?? c.list] = c.count;
   }
-  if (Object.keys(descendants).length) counts.descendents = { descendent_counts: descendants };
+  if (Object.keys(descendants).length) counts.descendents = { descendent_counts: e.counts ? descendants : null };
   return data({ ...azureNode(e.kind, e.node.kinds, e.node.properties), ...counts });
 }
 

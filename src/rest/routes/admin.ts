@@ -247,10 +247,13 @@ export const adminRoutes = [
     variables: ({ params }) => ({ id: params.tag_id }),
     reshape: noContent,
   }),
+  // BloodHound's pagination envelope around {selectors}, 50 a page by default.
   route('GET', '/api/v2/asset-group-tags/:tag_id/selectors', 'asset-group-tags', 'ListAssetGroupSelectors', {
-    input: { params: tagParams },
-    variables: ({ params }) => ({ id: params.tag_id }),
-    reshape: ({ assetGroupTag }) => data({ selectors: assetGroupTag.selectors.map(shape.selector) }),
+    input: { params: tagParams, query: z.object({ skip: query.int(), limit: query.int() }) },
+    variables: ({ params, query }) => ({ id: params.tag_id, skip: query.skip, limit: query.limit }),
+    reshape: ({ assetGroupTag: { selectorList: l } }) => ({
+      body: { count: l.totalCount, skip: l.skip, limit: l.limit, data: { selectors: l.selectors.map(shape.selector) } },
+    }),
   }),
   route('POST', '/api/v2/asset-group-tags/:tag_id/selectors', 'asset-group-tags', 'CreateAssetGroupSelector', {
     body: 'json',

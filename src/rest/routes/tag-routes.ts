@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { badRequest } from '../../errors.js';
+import type { MemberCertificationColumn } from '../../generated/operations.js';
+import { CERTIFICATION_FILTER_COLUMN, CERTIFICATION_FILTERS } from '../../services/asset-groups.js';
+import { enumNameOf } from '../../services/enums.js';
 import { intText, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
 import { data, route } from '../route.js';
@@ -11,13 +15,28 @@ const id = intText(1);
 const tagParams = z.object({ tag_id: id });
 const selectorParams = z.object({ tag_id: id, selector_id: id });
 
+/** The filter parameters of the certification list as GraphQL's MemberCertificationFilter; 400 for another name. */
+const certificationFilters = (q: Record<string, unknown>) =>
+  Object.entries(q)
+    .filter(([name]) => name !== 'skip' && name !== 'limit')
+    .flatMap(([name, v]) => {
+      if (!Object.hasOwn(CERTIFICATION_FILTERS, name)) {
+        const names = Object.keys(CERTIFICATION_FILTERS).join(', ');
+        throw badRequest('asset-group-tags', `${name} is not a filterable column; use one of: ${names}.`);
+      }
+      const column = enumNameOf<MemberCertificationColumn>(CERTIFICATION_FILTER_COLUMN, name);
+      return (Array.isArray(v) ? v : [v]).map((value) => ({ column, value: String(value) }));
+    });
+
 export const tagRoutes = [
-  // BloodHound's certification record list: newest change first, `asset_group_tag_id` narrows to one tag.
-  route('GET', '/api/v2/asset-group-tags/certifications', 'asset-group-tags', 'ListCertifications', {
-    input: { query: z.object({ skip: query.int(), limit: query.int(), asset_group_tag_id: query.int(1) }) },
-    variables: ({ query }) => ({ skip: query.skip, limit: query.limit, tagId: query.asset_group_tag_id }),
-    reshape: ({ certifications: c }) => ({
-      body: { count: c.totalCount, skip: c.skip, limit: c.limit, data: { records: c.records.map(shape.certification) } },
+  // BloodHound's certification list: zone members with their current certification; every other query parameter
+  // is a column filter (`certified=eq:0`, `name=~eq:adm`), a repeated one adds a condition. The change history of
+  // one member is its detail's `certification_history`.
+  route('GET', '/api/v2/asset-group-tags/certifications', 'asset-group-tags', 'ListMemberCertifications', {
+    input: { query: z.looseObject({ skip: query.int(), limit: query.int() }) },
+    variables: ({ query }) => ({ skip: query.skip, limit: query.limit, filters: certificationFilters(query) }),
+    reshape: ({ memberCertifications: c }) => ({
+      body: { count: c.totalCount, skip: c.skip, limit: c.limit, data: { members: c.members.map(shape.memberCertification) } },
     }),
   }),
   route('GET', '/api/v2/asset-group-tags/:tag_id/members/counts', 'asset-group-tags', 'AssetGroupMemberCounts', {
