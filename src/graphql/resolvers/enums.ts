@@ -1,5 +1,6 @@
 import type { Resolvers } from '../../generated/graphql.js';
-import { CERTIFICATION, CERTIFICATION_ACTION, CERTIFICATION_FILTER_COLUMN, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
+import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
+import { CERTIFICATION_FILTER_COLUMN } from '../../services/certification-filters.js';
 import { CLIENT_TYPE } from '../../services/clients.js';
 import { EDITION } from '../../services/edition.js';
 import { EVENT_FILTER_COLUMN } from '../../services/event-filters.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import type { MemberCertificationColumn } from '../../generated/operations.js';
-import { CERTIFICATION_FILTER_COLUMN, CERTIFICATION_FILTERS } from '../../services/asset-groups.js';
+import { CERTIFICATION_FILTER_COLUMN, CERTIFICATION_FILTERS } from '../../services/certification-filters.js';
 import { enumNameOf } from '../../services/enums.js';
 import { intText, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
