@@ -43,6 +43,7 @@ const CHUNK_CHARS = 1 << 20;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
 const ESCAPE_ALL = /[\\\t\n\r]/g;
+const BACKSLASHES = /\\/g;
 
 /** A value in COPY's text format: backslash, tab and line breaks escaped. */
 export function copyText(v: string): string {
@@ -50,7 +51,10 @@ export function copyText(v: string): string {
 }
 
 function copyJson(v: unknown): string {
-  return v === null || v === undefined ? '\\N' : copyText(JSON.stringify(v));
+  if (v === null || v === undefined) return '\\N';
+  // JSON text never holds a raw tab or line break (JSON.stringify escapes them): only backslashes need doubling.
+  const json = JSON.stringify(v);
+  return json.includes('\\') ? json.replace(BACKSLASHES, '\\\\') : json;
 }
 
 /** A text value as `jsonb_to_recordset` would give it: strings as they are, other values as JSON. */
