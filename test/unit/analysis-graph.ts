@@ -79,3 +79,42 @@ export async function derived(db: Database, kinds: string[]): Promise<string[]> 
   );
   return edges.map((e) => `${ids.get(e.startId)} ${e.kind} ${ids.get(e.endId)}`).sort();
 }
+
+/**
+ * The PKI chain every ESC harness draws: domain <- RootCA1 <- EnterpriseCA1 -> NTAuthStore1 -> domain. The harnesses
+ * do not draw a host; our ESC rules (like GoldenCert) need the CA service hosted somewhere, so Host1 hosts it.
+ */
+export const adcsChain = (domain: string): SmallGraph => ({
+  nodes: [
+    [domain, 'Domain', { domainsid: domain }],
+    ['EnterpriseCA1', 'EnterpriseCA', { domainsid: domain, certthumbprint: 'E1', certchain: ['E1', 'R1'] }],
+    ['RootCA1', 'RootCA', { domainsid: domain, certthumbprint: 'R1', certchain: ['R1'] }],
+    ['NTAuthStore1', 'NTAuthStore', { domainsid: domain, certthumbprints: ['E1'] }],
+    ...inDomain(domain).computers('Host1'),
+  ],
+  edges: [
+    `RootCA1 RootCAFor ${domain}`,
+    'EnterpriseCA1 EnterpriseCAFor RootCA1',
+    'EnterpriseCA1 TrustedForNTAuth NTAuthStore1',
+    `NTAuthStore1 NTAuthStoreFor ${domain}`,
+    'Host1 HostsCAService EnterpriseCA1',
+  ],
+});
+
+/** Properties the Go harnesses set on every template besides the drawn ones (BloodHound skips a template missing one). */
+export const CERT_TEMPLATE = {
+  requiresmanagerapproval: false,
+  authenticationenabled: true,
+  enrolleesuppliessubject: false,
+  schemaversion: 2,
+  authorizedsignatures: 0,
+  subjectaltrequiredns: false,
+  subjectaltrequiredomaindns: false,
+  subjectaltrequireupn: false,
+  subjectaltrequirespn: false,
+  nosecurityextension: false,
+};
+
+/** Cert templates by name, each the harness defaults plus its own drawn properties. */
+export const templates = (spec: Record<string, Record<string, unknown>>): SmallGraph['nodes'] =>
+  Object.entries(spec).map(([name, props]) => [name, 'CertTemplate', { ...CERT_TEMPLATE, ...props }]);

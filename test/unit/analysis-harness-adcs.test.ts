@@ -1,4 +1,4 @@
-import { inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph';
+import { adcsChain, CERT_TEMPLATE as TEMPLATE, inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph';
 
 /**
  * BloodHound's ADCS integration harnesses (cmd/api/src/test/integration/harnesses/*.json) translated node for node:
@@ -7,38 +7,8 @@ import { inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph'
  */
 const D = 'DOMAIN1';
 
-/** The chain every ESC harness draws: Domain1 <- RootCA1 <- EnterpriseCA1 -> NTAuthStore1 -> Domain1. */
-const chain = (): SmallGraph => ({
-  nodes: [
-    [D, 'Domain', { domainsid: D }],
-    ['EnterpriseCA1', 'EnterpriseCA', { domainsid: D, certthumbprint: 'E1', certchain: ['E1', 'R1'] }],
-    ['RootCA1', 'RootCA', { domainsid: D, certthumbprint: 'R1', certchain: ['R1'] }],
-    ['NTAuthStore1', 'NTAuthStore', { domainsid: D, certthumbprints: ['E1'] }],
-    // Not drawn in the harness; our ESC rules (like GoldenCert) need the CA service hosted somewhere.
-    ...computers('Host1'),
-  ],
-  edges: [
-    `RootCA1 RootCAFor ${D}`,
-    'EnterpriseCA1 EnterpriseCAFor RootCA1',
-    'EnterpriseCA1 TrustedForNTAuth NTAuthStore1',
-    `NTAuthStore1 NTAuthStoreFor ${D}`,
-    'Host1 HostsCAService EnterpriseCA1',
-  ],
-});
-/** Properties the Go harnesses set on every template besides the drawn ones (BloodHound skips a template missing one). */
-const TEMPLATE = {
-  requiresmanagerapproval: false,
-  authenticationenabled: true,
-  enrolleesuppliessubject: false,
-  schemaversion: 2,
-  authorizedsignatures: 0,
-  subjectaltrequiredns: false,
-  subjectaltrequiredomaindns: false,
-  subjectaltrequireupn: false,
-  subjectaltrequirespn: false,
-  nosecurityextension: false,
-};
-const { users, groups, computers } = inDomain(D);
+const chain = () => adcsChain(D);
+const { users, groups } = inDomain(D);
 
 describe('BloodHound ADCS harnesses', () => {
   const { analyse } = useAnalysis();

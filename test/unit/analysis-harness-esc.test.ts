@@ -1,0 +1,107 @@
+import { adcsChain, inDomain, merge, templates, useAnalysis, type SmallGraph } from './analysis-graph';
+
+/**
+ * BloodHound's ESC3/ESC4/ESC6/ESC10 integration harnesses (cmd/api/src/test/integration/harnesses.go and the JSON
+ * harnesses beside it), run through our whole analysis; the expected edges are what adcs_integration_test.go asserts.
+ * Node names are the harness's; the harness's PKI chain is `adcsChain` (EnterpriseCA1, RootCA1, NTAuthStore1, Host1).
+ */
+const D = 'DOMAIN1';
+const { users, groups, computers } = inDomain(D);
+const toDomain = (kind: string, ...principals: string[]) => principals.map((p) => `${p} ${kind} ${D}`).sort();
+
+/**
+ * BloodHound's ESC3 tests draw EnrollOnBehalfOf and run only the ESC3 rule. EnrollOnBehalfOf is itself derived
+ * (ad.PostProcessedRelationships), so a whole run, theirs or ours, replaces the drawn edges with those the
+ * templates' EKUs give: the harness's empty EKUs make every template published to a chained CA an agent for every
+ * schema-1 template linked to the domain. Both are asserted, so a difference shows which side it comes from.
+ */
+describe('BloodHound ESC3 harnesses', () => {
+  const { analyse } = useAnalysis();
+  const noEkus = (spec: Record<string, Record<string, unknown>>) =>
+    templates(Object.fromEntries(Object.entries(spec).map(([n, p]) => [n, { effectiveekus: [], applicationpolicies: [], ...p }])));
+  /** The CA's enrollment-agent restriction flags the harness sets. */
+  const withCa = (caProps: Record<string, unknown>, g: SmallGraph): SmallGraph => {
+    const chain = adcsChain(D);
+    chain.nodes = chain.nodes.map((n) => (n[0] === 'EnterpriseCA1' ? [n[0], n[1], { ...n[2], ...caProps }] : n));
+    return merge(chain, g);
+  };
+
+  it('ESC3Harness1: agent templates on any CA, targets on this one; a self-agent template counts', async () => {
+    const g = withCa(
+      { enrollmentagentrestrictionscollected: true, hasenrollmentagentrestrictions: false },
+      {
+        nodes: [
+          ...computers('Computer1'),
+          ...users('User1', 'User2', 'User3'),
+          ...groups('Group1', 'Group2'),
+          ...noEkus({
+            CertTemplate0: { schemaversion: 1, subjectaltrequireupn: true },
+            CertTemplate1: { authenticationenabled: false },
+            CertTemplate2: { schemaversion: 1, subjectaltrequireupn: true },
+            CertTemplate3: { schemaversion: 1, authenticationenabled: false },
+          }),
+          // Published to but not trusted for NTAuth: its templates can still be the agent side.
+          ['EnterpriseCA2', 'EnterpriseCA', { domainsid: D }],
+        ],
+        edges: [
+          'Computer1 Enroll CertTemplate0',
+          'Computer1 Enroll EnterpriseCA1',
+          'CertTemplate0 EnrollOnBehalfOf CertTemplate0',
+          'CertTemplate0 PublishedTo EnterpriseCA1',
+          'User3 Enroll CertTemplate1',
+          'Group2 Enroll CertTemplate1',
+          'Group2 MemberOf Group1',
+          'User2 MemberOf Group1',
+          'User1 GenericAll CertTemplate3',
+          'User1 MemberOf Group1',
+          'User1 Enroll EnterpriseCA2',
+          'Group1 Enroll EnterpriseCA1',
+          'Group1 AllExtendedRights CertTemplate2',
+          'CertTemplate1 PublishedTo EnterpriseCA1',
+          'CertTemplate1 EnrollOnBehalfOf CertTemplate2',
+          'CertTemplate2 PublishedTo EnterpriseCA1',
+          'CertTemplate3 EnrollOnBehalfOf CertTemplate2',
+          'CertTemplate3 PublishedTo EnterpriseCA2',
+        ],
+      },
+    );
+    const edges = await analyse(g, ['ADCSESC3', 'EnrollOnBehalfOf']);
+    // Drawn: CertTemplate0 -> 0, 1 -> 2, 3 -> 2. CertTemplate3 is published only to the unchained EnterpriseCA2, so
+    // no run derives 3 -> 2 (BloodHound's User1 comes from that drawn edge); CertTemplate2, with no EKUs, is an agent
+    // for itself, which makes Group1 (AllExtendedRights on it, Enroll on the CA) an ESC3 principal.
+    expect(edges.filter((e) => e.includes('EnrollOnBehalfOf'))).toEqual(
+      ['0 0', '0 2', '1 0', '1 2', '2 0', '2 2']
+        .map((p) => p.split(' '))
+        .map(([a, b]) => `CertTemplate${a} EnrollOnBehalfOf CertTemplate${b}`),
+    );
+    expect(edges.filter((e) => e.includes('ADCSESC3'))).toEqual(toDomain('ADCSESC3', 'Computer1', 'Group1', 'Group2'));
+  });
+
+  /** ESC3Harness2 and 3 share one graph; only the CA's restriction flags and User1's delegation differ. */
+  const restricted = (caProps: Record<string, unknown>, delegate: boolean): SmallGraph =>
+    withCa(caProps, {
+      nodes: [
+        ...users('User1', 'User2'),
+        ...groups('Group1'),
+        ...noEkus({ CertTemplate1: {}, CertTemplate2: { schemaversion: 1, subjectaltrequireupn: true } }),
+      ],
+      edges: [
+        'User2 MemberOf Group1',
+        ...(delegate ? ['User1 MemberOf Group1', 'User1 DelegatedEnrollmentAgent CertTemplate2'] : []),
+        'Group1 Enroll CertTemplate1',
+        'Group1 Enroll EnterpriseCA1',
+        'Group1 AllExtendedRights CertTemplate2',
+        'CertTemplate1 PublishedTo EnterpriseCA1',
+        'CertTemplate1 EnrollOnBehalfOf CertTemplate2',
+        'CertTemplate2 PublishedTo EnterpriseCA1',
+      ],
+    });
+  it('ESC3Harness2: with enrollment-agent restrictions only the delegated agent qualifies', async () => {
+    const g = restricted({ enrollmentagentrestrictionscollected: true, hasenrollmentagentrestrictions: true }, true);
+    expect(await analyse(g, ['ADCSESC3'])).toEqual(toDomain('ADCSESC3', 'User1'));
+  });
+  it('ESC3Harness3: restrictions not collected count as unrestricted', async () => {
+    const g = restricted({ enrollmentagentrestrictionscollected: false }, false);
+    expect(await analyse(g, ['ADCSESC3'])).toEqual(toDomain('ADCSESC3', 'Group1'));
+  });
+});
