@@ -105,3 +105,49 @@ describe('BloodHound ESC3 harnesses', () => {
     expect(await analyse(g, ['ADCSESC3'])).toEqual(toDomain('ADCSESC3', 'Group1'));
   });
 });
+
+const EKU = { anyPurpose: '2.5.29.37.0', requestAgent: '1.3.6.1.4.1.311.20.2.1' };
+const eobo = (...pairs: [string, string][]) => pairs.map(([a, b]) => `CertTemplate${a} EnrollOnBehalfOf CertTemplate${b}`).sort();
+
+/** TestEnrollOnBehalfOf: which templates are agents for which, from schema versions, EKUs and application policies. */
+describe('BloodHound EnrollOnBehalfOf harnesses', () => {
+  const { analyse } = useAnalysis();
+  const anyPurpose = { authenticationenabled: false, effectiveekus: [EKU.anyPurpose], applicationpolicies: [] };
+
+  it('EnrollOnBehalfOfHarness1: any-purpose agents only for schema-1 targets, itself included', async () => {
+    const g = merge(adcsChain(D), {
+      nodes: templates({ CertTemplate11: anyPurpose, CertTemplate12: { ...anyPurpose, schemaversion: 1 }, CertTemplate13: anyPurpose }),
+      edges: ['11', '12', '13'].map((t) => `CertTemplate${t} PublishedTo EnterpriseCA1`),
+    });
+    expect(await analyse(g, ['EnrollOnBehalfOf'])).toEqual(eobo(['11', '12'], ['12', '12'], ['13', '12']));
+  });
+  it('EnrollOnBehalfOfHarness2: schema-2 targets need a signature with the request-agent policy, agents exactly that EKU', async () => {
+    const base = { authenticationenabled: false, applicationpolicies: [] };
+    const g = merge(adcsChain(D), {
+      nodes: templates({
+        CertTemplate21: { ...base, effectiveekus: [EKU.requestAgent] },
+        CertTemplate22: { ...base, effectiveekus: [EKU.requestAgent, EKU.anyPurpose] },
+        CertTemplate23: { ...base, authorizedsignatures: 1, effectiveekus: [EKU.requestAgent], applicationpolicies: [EKU.requestAgent] },
+        CertTemplate24: { ...base, authorizedsignatures: 1, effectiveekus: [] },
+      }),
+      edges: ['21', '22', '23', '24'].map((t) => `CertTemplate${t} PublishedTo EnterpriseCA1`),
+    });
+    expect(await analyse(g, ['EnrollOnBehalfOf'])).toEqual(eobo(['21', '23']));
+  });
+  it('EnrollOnBehalfOfHarness3: a template on a CA missing from the NTAuth store is neither agent nor target', async () => {
+    const g = merge(adcsChain(D), {
+      nodes: [
+        ['EnterpriseCA2', 'EnterpriseCA', { domainsid: D, certthumbprint: 'E2', certchain: ['E2', 'R1'] }],
+        ...templates({ CertTemplate11: anyPurpose, CertTemplate12: { ...anyPurpose, schemaversion: 1 }, CertTemplate13: anyPurpose }),
+      ],
+      edges: [
+        'Host1 HostsCAService EnterpriseCA2',
+        'CertTemplate11 PublishedTo EnterpriseCA1',
+        'CertTemplate12 PublishedTo EnterpriseCA1',
+        'CertTemplate13 PublishedTo EnterpriseCA2',
+      ],
+    });
+    // EnterpriseCA2 chains to RootCA1 (IssuedSignedBy, derived from its chain) but is not in the NTAuth store.
+    expect(await analyse(g, ['EnrollOnBehalfOf'])).toEqual(eobo(['11', '12'], ['12', '12']));
+  });
+});
