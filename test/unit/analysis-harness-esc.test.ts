@@ -151,3 +151,126 @@ describe('BloodHound EnrollOnBehalfOf harnesses', () => {
     expect(await analyse(g, ['EnrollOnBehalfOf'])).toEqual(eobo(['11', '12'], ['12', '12']));
   });
 });
+
+/** Drawn template properties: authentication, manager approval, schema, enrollee supplies subject, signatures. */
+const drawn = (auth: boolean, approval: boolean, schemaversion: number, ess: boolean, authorizedsignatures: number) => ({
+  authenticationenabled: auth,
+  requiresmanagerapproval: approval,
+  schemaversion,
+  enrolleesuppliessubject: ess,
+  authorizedsignatures,
+});
+
+/**
+ * TestADCSESC4 (esc4-harness-template-*.json): Group0 enrolls on the CA; each template i has five groups in Group0
+ * holding, in order, GenericAll; Enroll+GenericWrite; Enroll+WritePKINameFlag; Enroll+WritePKIEnrollmentFlag;
+ * Enroll and both flags. Which of them get ESC4 depends on the template's drawn properties.
+ */
+const RIGHTS = [
+  ['GenericAll'],
+  ['Enroll', 'GenericWrite'],
+  ['Enroll', 'WritePKINameFlag'],
+  ['Enroll', 'WritePKIEnrollmentFlag'],
+  ['Enroll', 'WritePKIEnrollmentFlag', 'WritePKINameFlag'],
+];
+const fiveGroups = (rows: Parameters<typeof drawn>[]): SmallGraph =>
+  merge(
+    adcsChain(D),
+    { nodes: groups('Group0'), edges: ['Group0 Enroll EnterpriseCA1'] },
+    ...rows.map((row, k): SmallGraph => {
+      const t = `CertTemplate${k + 1}`;
+      const g = (j: number) => `Group${k + 1}.${j}`;
+      return {
+        nodes: [...templates({ [t]: drawn(...row) }), ...groups(...RIGHTS.map((_, j) => g(j + 1)))],
+        edges: [
+          `${t} PublishedTo EnterpriseCA1`,
+          ...RIGHTS.flatMap((rs, j) => [`${g(j + 1)} MemberOf Group0`, ...rs.map((r) => `${g(j + 1)} ${r} ${t}`)]),
+        ],
+      };
+    }),
+  );
+const esc4 = (...names: string[]) => toDomain('ADCSESC4', ...names.map((n) => `Group${n}`));
+
+describe('BloodHound ESC4 harnesses', () => {
+  const { analyse } = useAnalysis();
+
+  // Rows: [authentication, manager approval, schema version, enrollee supplies subject, authorised signatures].
+  const cases: [string, Parameters<typeof drawn>[], string[]][] = [
+    [
+      'ESC4Template1: the flag rights only where authentication is allowed without signatures',
+      [
+        [true, false, 1, true, 1],
+        [false, false, 1, true, 1],
+        [true, false, 2, true, 1],
+        [true, false, 2, true, 0],
+      ],
+      ['1.1', '1.2', '1.3', '1.4', '1.5', '2.1', '2.2', '3.1', '3.2', '4.1', '4.2', '4.3', '4.4', '4.5'],
+    ],
+    [
+      'ESC4Template2: the name flag needs no manager approval, the enrollment flag an enrollee-supplied subject',
+      [
+        [false, true, 1, false, 0],
+        [true, true, 1, false, 0],
+        [true, false, 1, false, 0],
+        [true, true, 1, true, 0],
+        [true, false, 1, true, 0],
+      ],
+      ['1.1', '1.2', '2.1', '2.2', '2.5', '3.1', '3.2', '3.3', '3.5', '4.1', '4.2', '4.4', '4.5', '5.1', '5.2', '5.3', '5.4', '5.5'],
+    ],
+  ];
+  it.each(cases)('%s', async (_name, rows, expected) => {
+    expect(await analyse(fiveGroups(rows), ['ADCSESC4'])).toEqual(esc4(...expected));
+  });
+  it('ESC4Template3: control of the template alone suffices; a flag right or enrollment alone does not', async () => {
+    // Owns and WriteOwner are derived from OwnsRaw / WriteOwnerRaw in a whole run, so those are what is drawn here.
+    const rights = [
+      'GenericAll',
+      'GenericWrite',
+      'WritePKINameFlag',
+      'WritePKIEnrollmentFlag',
+      'Enroll',
+      'AllExtendedRights',
+      'OwnsRaw',
+      'WriteOwnerRaw',
+      'WriteDacl',
+    ];
+    const g = merge(adcsChain(D), {
+      nodes: [
+        ...templates({ CertTemplate1: drawn(true, false, 1, true, 1) }),
+        ...groups('Group0', ...rights.map((_, j) => `Group1.${j + 1}`)),
+      ],
+      edges: [
+        'Group0 Enroll EnterpriseCA1',
+        'CertTemplate1 PublishedTo EnterpriseCA1',
+        ...rights.flatMap((r, j) => [`Group1.${j + 1} MemberOf Group0`, `Group1.${j + 1} ${r} CertTemplate1`]),
+      ],
+    });
+    expect(await analyse(g, ['ADCSESC4'])).toEqual(esc4('1.1', '1.7', '1.8', '1.9'));
+  });
+  it('ESC4Template4: users and computers as well as groups; AllExtendedRights is enrollment', async () => {
+    const g = merge(adcsChain(D), {
+      nodes: [
+        ...templates({ CertTemplate1: drawn(true, false, 1, true, 0) }),
+        ...groups('Group0', 'Group1', 'Group1.2', 'Group1.3'),
+        ...computers('Computer1'),
+        ...users('User1'),
+      ],
+      edges: [
+        'Group0 Enroll EnterpriseCA1',
+        'CertTemplate1 PublishedTo EnterpriseCA1',
+        ...['Group1', 'Computer1', 'User1', 'Group1.2', 'Group1.3'].map((p) => `${p} MemberOf Group0`),
+        'Group1 GenericAll CertTemplate1',
+        'Computer1 AllExtendedRights CertTemplate1',
+        'Computer1 GenericWrite CertTemplate1',
+        'User1 AllExtendedRights CertTemplate1',
+        'User1 WritePKINameFlag CertTemplate1',
+        'Group1.2 AllExtendedRights CertTemplate1',
+        'Group1.2 WritePKIEnrollmentFlag CertTemplate1',
+        'Group1.3 AllExtendedRights CertTemplate1',
+        'Group1.3 WritePKIEnrollmentFlag CertTemplate1',
+        'Group1.3 WritePKINameFlag CertTemplate1',
+      ],
+    });
+    expect(await analyse(g, ['ADCSESC4'])).toEqual(toDomain('ADCSESC4', 'Computer1', 'Group1', 'Group1.2', 'Group1.3', 'User1'));
+  });
+});
