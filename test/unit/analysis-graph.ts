@@ -81,24 +81,32 @@ export async function derived(db: Database, kinds: string[]): Promise<string[]> 
 }
 
 /**
- * The PKI chain every ESC harness draws: domain <- RootCA1 <- EnterpriseCA1 -> NTAuthStore1 -> domain. The harnesses
- * do not draw a host; our ESC rules (like GoldenCert) need the CA service hosted somewhere, so Host1 hosts it.
+ * The PKI chain every ESC harness draws: domain <- RootCA{n} <- EnterpriseCA{n} -> NTAuthStore{n} -> domain, with
+ * `caProps` the CA's drawn flags. IssuedSignedBy and TrustedForNTAuth are derived in a whole run, from the CA's
+ * certificate chain and the store's thumbprints, so a harness that leaves one out overrides those properties. The
+ * harnesses do not always draw a host; our ESC rules (like BloodHound's) need the CA service hosted, so Host{n} hosts it.
  */
-export const adcsChain = (domain: string): SmallGraph => ({
+export const adcsChain = (domain: string, caProps: Record<string, unknown> = {}, n = '1'): SmallGraph => ({
   nodes: [
     [domain, 'Domain', { domainsid: domain }],
-    ['EnterpriseCA1', 'EnterpriseCA', { domainsid: domain, certthumbprint: 'E1', certchain: ['E1', 'R1'] }],
-    ['RootCA1', 'RootCA', { domainsid: domain, certthumbprint: 'R1', certchain: ['R1'] }],
-    ['NTAuthStore1', 'NTAuthStore', { domainsid: domain, certthumbprints: ['E1'] }],
-    ...inDomain(domain).computers('Host1'),
+    [`EnterpriseCA${n}`, 'EnterpriseCA', { domainsid: domain, certthumbprint: `E${n}`, certchain: [`E${n}`, `R${n}`], ...caProps }],
+    [`RootCA${n}`, 'RootCA', { domainsid: domain, certthumbprint: `R${n}`, certchain: [`R${n}`] }],
+    [`NTAuthStore${n}`, 'NTAuthStore', { domainsid: domain, certthumbprints: [`E${n}`] }],
+    ...inDomain(domain).computers(`Host${n}`),
   ],
   edges: [
-    `RootCA1 RootCAFor ${domain}`,
-    'EnterpriseCA1 EnterpriseCAFor RootCA1',
-    'EnterpriseCA1 TrustedForNTAuth NTAuthStore1',
-    `NTAuthStore1 NTAuthStoreFor ${domain}`,
-    'Host1 HostsCAService EnterpriseCA1',
+    `RootCA${n} RootCAFor ${domain}`,
+    `EnterpriseCA${n} IssuedSignedBy RootCA${n}`,
+    `EnterpriseCA${n} TrustedForNTAuth NTAuthStore${n}`,
+    `NTAuthStore${n} NTAuthStoreFor ${domain}`,
+    `Host${n} HostsCAService EnterpriseCA${n}`,
   ],
+});
+
+/** `graph` with `props` merged into the properties of node `name`. */
+export const withProps = (graph: SmallGraph, name: string, props: Record<string, unknown>): SmallGraph => ({
+  nodes: graph.nodes.map((x) => (x[0] === name ? [x[0], x[1], { ...x[2], ...props }] : x)),
+  edges: graph.edges,
 });
 
 /** Properties the Go harnesses set on every template besides the drawn ones (BloodHound skips a template missing one). */

@@ -20,11 +20,7 @@ describe('BloodHound ESC3 harnesses', () => {
   const noEkus = (spec: Record<string, Record<string, unknown>>) =>
     templates(Object.fromEntries(Object.entries(spec).map(([n, p]) => [n, { effectiveekus: [], applicationpolicies: [], ...p }])));
   /** The CA's enrollment-agent restriction flags the harness sets. */
-  const withCa = (caProps: Record<string, unknown>, g: SmallGraph): SmallGraph => {
-    const chain = adcsChain(D);
-    chain.nodes = chain.nodes.map((n) => (n[0] === 'EnterpriseCA1' ? [n[0], n[1], { ...n[2], ...caProps }] : n));
-    return merge(chain, g);
-  };
+  const withCa = (caProps: Record<string, unknown>, g: SmallGraph): SmallGraph => merge(adcsChain(D, caProps), g);
 
   it('ESC3Harness1: agent templates on any CA, targets on this one; a self-agent template counts', async () => {
     const g = withCa(

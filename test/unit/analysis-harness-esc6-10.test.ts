@@ -1,0 +1,78 @@
+import { adcsChain, inDomain, merge, templates, useAnalysis, withProps, type SmallGraph } from './analysis-graph';
+
+/**
+ * BloodHound's ESC6 and ESC10 integration harnesses (esc6a-*.json, esc6b-*.json, esc10*.json beside
+ * cmd/api/src/test/integration/harnesses.go), run through our whole analysis; the expected edges are what
+ * adcs_integration_test.go asserts. The PKI chain is `adcsChain` (EnterpriseCA1, RootCA1, NTAuthStore1, Host1).
+ */
+const D = 'DOMAIN1';
+const { groups } = inDomain(D);
+const toDomain = (kind: string, ...principals: string[]) => principals.map((p) => `${p} ${kind} ${D}`).sort();
+
+/** The CA with the drawn flags, Group0 enrolling on it, and template i enrolled on by Group i (a member of Group0). */
+function perTemplateGroups(caProps: Record<string, unknown>, spec: Record<string, unknown>[]): SmallGraph {
+  const t = (i: number) => `CertTemplate${i + 1}`;
+  const g = (i: number) => `Group${i + 1}`;
+  return merge(adcsChain(D, caProps), {
+    nodes: [...templates(Object.fromEntries(spec.map((p, i) => [t(i), p]))), ...groups('Group0', ...spec.map((_, i) => g(i)))],
+    edges: [
+      'Group0 Enroll EnterpriseCA1',
+      ...spec.flatMap((_, i) => [`${t(i)} PublishedTo EnterpriseCA1`, `${g(i)} Enroll ${t(i)}`, `${g(i)} MemberOf Group0`]),
+    ],
+  });
+}
+const SAN = { isuserspecifiessanenabled: true, isuserspecifiessanenabledcollected: true };
+
+describe('BloodHound ESC6 harnesses', () => {
+  const { analyse } = useAnalysis();
+
+  it('ESC6aHarnessTemplate1: authentication, no approval, no signatures and no security extension', async () => {
+    const base = { authenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1, nosecurityextension: true };
+    const g = perTemplateGroups(SAN, [
+      { ...base, schemaversion: 2, authorizedsignatures: 0 },
+      base,
+      { ...base, nosecurityextension: false },
+      { ...base, requiresmanagerapproval: true },
+      { ...base, authenticationenabled: false },
+      { ...base, schemaversion: 2, authorizedsignatures: 1 },
+    ]);
+    expect(await analyse(g, ['ADCSESC6a'])).toEqual(toDomain('ADCSESC6a', 'Group1', 'Group2'));
+  });
+  it('ESC6bTemplate1Harness: Schannel authentication, no approval, no signatures, a DC mapping certificates by UPN', async () => {
+    const base = { schannelauthenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1 };
+    const g = merge(
+      perTemplateGroups(SAN, [
+        { ...base, schemaversion: 2, authorizedsignatures: 0 },
+        base,
+        { ...base, schannelauthenticationenabled: false },
+        { ...base, requiresmanagerapproval: true },
+        { ...base, schemaversion: 2, authorizedsignatures: 1 },
+      ]),
+      { nodes: [['DC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }]], edges: [`DC DCFor ${D}`] },
+    );
+    expect(await analyse(g, ['ADCSESC6b'])).toEqual(toDomain('ADCSESC6b', 'Group1', 'Group2'));
+  });
+  it('ESC6aHarnessECA: only the CA with the SAN flag collected, trusted, chained and publishing the template', async () => {
+    // Domain i: EnterpriseCAi (hosted) with CertTemplatei, Groupi enrolling on both. Domain1's CA did not collect the
+    // flag; Domain3's CA is not in the NTAuth store; Domain4's does not chain to its root; Domain5's template is not
+    // published.
+    const ESC6A = { authenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1, nosecurityextension: true };
+    const domain = (i: number, caProps: Record<string, unknown>, published = true): SmallGraph =>
+      merge(adcsChain(`Domain${i}`, caProps, String(i)), {
+        nodes: [...templates({ [`CertTemplate${i}`]: ESC6A }), [`Group${i}`, 'Group', { domainsid: `Domain${i}` }]],
+        edges: [
+          `Group${i} Enroll EnterpriseCA${i}`,
+          `Group${i} Enroll CertTemplate${i}`,
+          ...(published ? [`CertTemplate${i} PublishedTo EnterpriseCA${i}`] : []),
+        ],
+      });
+    const g = merge(
+      domain(0, SAN),
+      domain(1, { isuserspecifiessanenabledcollected: false }),
+      withProps(domain(3, SAN), 'NTAuthStore3', { certthumbprints: [] }),
+      withProps(domain(4, SAN), 'EnterpriseCA4', { certchain: ['E4'] }),
+      domain(5, SAN, false),
+    );
+    expect(await analyse(g, ['ADCSESC6a'])).toEqual(['Group0 ADCSESC6a Domain0']);
+  });
+});
