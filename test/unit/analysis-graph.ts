@@ -126,3 +126,33 @@ export const CERT_TEMPLATE = {
 /** Cert templates by name, each the harness defaults plus its own drawn properties. */
 export const templates = (spec: Record<string, Record<string, unknown>>): SmallGraph['nodes'] =>
   Object.entries(spec).map(([name, props]) => [name, 'CertTemplate', { ...CERT_TEMPLATE, ...props }]);
+
+/**
+ * Domain i of the ESC9/ESC10 "DC" harnesses: its own PKI chain, CertTemplatei (harness defaults plus `template`)
+ * published to EnterpriseCAi, a victim (User or Computer i) enrolling on both, Groupi with GenericAll on the victim,
+ * and domain controllers DCi-j with the drawn registry values.
+ */
+export function victimDomain(
+  i: number,
+  template: Record<string, unknown>,
+  dcs: Record<string, unknown>[],
+  victimKind = 'User',
+): SmallGraph {
+  const d = `Domain${i}`;
+  const victim = `${victimKind}${i}`;
+  return merge(adcsChain(d, {}, String(i)), {
+    nodes: [
+      ...templates({ [`CertTemplate${i}`]: template }),
+      [victim, victimKind, { domainsid: d }],
+      [`Group${i}`, 'Group', { domainsid: d }],
+      ...dcs.map((p, j): SmallGraph['nodes'][number] => [`DC${i}-${j}`, 'Computer', { domainsid: d, isdc: true, ...p }]),
+    ],
+    edges: [
+      `CertTemplate${i} PublishedTo EnterpriseCA${i}`,
+      `${victim} Enroll EnterpriseCA${i}`,
+      `${victim} Enroll CertTemplate${i}`,
+      `Group${i} GenericAll ${victim}`,
+      ...dcs.map((_, j) => `DC${i}-${j} DCFor ${d}`),
+    ],
+  });
+}

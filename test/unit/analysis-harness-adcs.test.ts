@@ -1,4 +1,4 @@
-import { adcsChain, CERT_TEMPLATE as TEMPLATE, inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph';
+import { adcsChain, CERT_TEMPLATE as TEMPLATE, inDomain, merge, useAnalysis, victimDomain, type SmallGraph } from './analysis-graph';
 
 /**
  * BloodHound's ADCS integration harnesses (cmd/api/src/test/integration/harnesses/*.json) translated node for node:
@@ -50,32 +50,8 @@ describe('BloodHound ADCS harnesses', () => {
         { certificatemappingmethodsraw: 1, strongcertificatebindingenforcementraw: 3 },
       ],
     ];
-    const parts = dcs.map((dcProps, i): SmallGraph => {
-      const d = `Domain${i}`;
-      return {
-        nodes: [
-          [d, 'Domain', { domainsid: d }],
-          [`EnterpriseCA${i}`, 'EnterpriseCA', { domainsid: d, certthumbprint: `C${i}`, certchain: [`C${i}`, `R${i}`] }],
-          [`RootCA${i}`, 'RootCA', { domainsid: d, certthumbprint: `R${i}`, certchain: [`R${i}`] }],
-          [`NTAuthStore${i}`, 'NTAuthStore', { domainsid: d, certthumbprints: [`C${i}`] }],
-          [`Host${i}`, 'Computer', { domainsid: d }],
-          [`CertTemplate${i}`, 'CertTemplate', { ...TEMPLATE, schemaversion: 1, nosecurityextension: true, subjectaltrequireupn: true }],
-          [`User${i}`, 'User', { domainsid: d }],
-          [`Group${i}`, 'Group', { domainsid: d }],
-          ...dcProps.map((p, j): SmallGraph['nodes'][number] => [`DC${i}-${j}`, 'Computer', { domainsid: d, isdc: true, ...p }]),
-        ],
-        edges: [
-          `RootCA${i} RootCAFor ${d}`,
-          `NTAuthStore${i} NTAuthStoreFor ${d}`,
-          `Host${i} HostsCAService EnterpriseCA${i}`,
-          `CertTemplate${i} PublishedTo EnterpriseCA${i}`,
-          `User${i} Enroll EnterpriseCA${i}`,
-          `User${i} Enroll CertTemplate${i}`,
-          `Group${i} GenericAll User${i}`,
-          ...dcProps.map((_, j) => `DC${i}-${j} DCFor ${d}`),
-        ],
-      };
-    });
+    const template = { schemaversion: 1, nosecurityextension: true, subjectaltrequireupn: true };
+    const parts = dcs.map((dcProps, i) => victimDomain(i, template, dcProps));
     expect(await analyse(merge(...parts), ['ADCSESC9a', 'ADCSESC9b'])).toEqual(['Group0 ADCSESC9a Domain0', 'Group1 ADCSESC9a Domain1']);
   });
   it('esc13harness1: only templates allowing authentication without approval or signatures pass the linked group on', async () => {

@@ -1,4 +1,4 @@
-import { adcsChain, inDomain, merge, templates, useAnalysis, withProps, type SmallGraph } from './analysis-graph';
+import { adcsChain, inDomain, merge, templates, useAnalysis, victimDomain, withProps, type SmallGraph } from './analysis-graph';
 
 /**
  * BloodHound's ESC6 and ESC10 integration harnesses (esc6a-*.json, esc6b-*.json, esc10*.json beside
@@ -74,5 +74,33 @@ describe('BloodHound ESC6 harnesses', () => {
       domain(5, SAN, false),
     );
     expect(await analyse(g, ['ADCSESC6a'])).toEqual(['Group0 ADCSESC6a Domain0']);
+  });
+});
+
+/** Schannel-authentication templates for ESC10 (harness defaults: no approval, subject not supplied by the enrollee). */
+const ESC10 = { schemaversion: 1, schannelauthenticationenabled: true };
+/** Per domain, the DCs' drawn registry values: UPN mapping is bit 4 of CertificateMappingMethods (-1: no value). */
+const DC_HARNESS: Record<string, unknown>[][] = [
+  [{ certificatemappingmethodsraw: 4 }],
+  [{ certificatemappingmethodsraw: 31 }],
+  [
+    { certificatemappingmethodsraw: -1, strongcertificatebindingenforcementraw: 0 },
+    {},
+    { certificatemappingmethodsraw: 0, strongcertificatebindingenforcementraw: 1 },
+    { certificatemappingmethodsraw: 3, strongcertificatebindingenforcementraw: 2 },
+    { certificatemappingmethodsraw: 27 },
+  ],
+];
+
+describe('BloodHound ESC10 harnesses', () => {
+  const { analyse } = useAnalysis();
+
+  // ESC10aHarnessDC1 draws user victims and a UPN requirement, ESC10bHarnessDC1 computer victims and a DNS one.
+  it.each([
+    ['ESC10aHarnessDC1', 'User', 'subjectaltrequireupn', 'ADCSESC10a'],
+    ['ESC10bHarnessDC1', 'Computer', 'subjectaltrequiredns', 'ADCSESC10b'],
+  ])('%s: a DC of the domain maps certificates by UPN (4, 31), not -1, 0, 3, 27 or missing', async (_name, victim, san, kind) => {
+    const g = merge(...DC_HARNESS.map((dcs, i) => victimDomain(i, { ...ESC10, [san]: true }, dcs, victim)));
+    expect(await analyse(g, ['ADCSESC10a', 'ADCSESC10b'])).toEqual([`Group0 ${kind} Domain0`, `Group1 ${kind} Domain1`]);
   });
 });
