@@ -6,7 +6,7 @@ import { adcsChain, inDomain, merge, templates, useAnalysis, victimDomain, withP
  * adcs_integration_test.go asserts. The PKI chain is `adcsChain` (EnterpriseCA1, RootCA1, NTAuthStore1, Host1).
  */
 const D = 'DOMAIN1';
-const { groups } = inDomain(D);
+const { groups, computers, users } = inDomain(D);
 const toDomain = (kind: string, ...principals: string[]) => principals.map((p) => `${p} ${kind} ${D}`).sort();
 
 /** The CA with the drawn flags, Group0 enrolling on it, and template i enrolled on by Group i (a member of Group0). */
@@ -102,5 +102,41 @@ describe('BloodHound ESC10 harnesses', () => {
   ])('%s: a DC of the domain maps certificates by UPN (4, 31), not -1, 0, 3, 27 or missing', async (_name, victim, san, kind) => {
     const g = merge(...DC_HARNESS.map((dcs, i) => victimDomain(i, { ...ESC10, [san]: true }, dcs, victim)));
     expect(await analyse(g, ['ADCSESC10a', 'ADCSESC10b'])).toEqual([`Group0 ${kind} Domain0`, `Group1 ${kind} Domain1`]);
+  });
+  it('ESC10bHarness2: only computer victims, on templates requiring a DNS name; whoever controls them escalates', async () => {
+    // Template i is enrolled on by Groupi, Computeri and Useri (all in Group0, which enrolls on the CA); Group4-6
+    // control Group1, User1, Group2 and Computer4-6 / User4-6 control Computer1-3 / User2-3 as drawn.
+    const base = { schemaversion: 2, authorizedsignatures: 0, schannelauthenticationenabled: true, subjectaltrequireemail: true };
+    const g = merge(adcsChain(D), {
+      nodes: [
+        ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
+        ...templates({
+          CertTemplate1: { ...base, subjectaltrequiredomaindns: true },
+          CertTemplate2: { ...base, subjectaltrequiredns: true },
+          CertTemplate3: { ...base, subjectaltrequiredns: true, subjectaltrequiredomaindns: true },
+        }),
+        ...groups('Group0', 'Group1', 'Group2', 'Group3', 'Group4', 'Group5', 'Group6'),
+        ...computers('Computer1', 'Computer2', 'Computer3', 'Computer4', 'Computer5', 'Computer6'),
+        ...users('User1', 'User2', 'User3', 'User4', 'User5', 'User6'),
+      ],
+      edges: [
+        `ComputerDC DCFor ${D}`,
+        'Group0 Enroll EnterpriseCA1',
+        ...[1, 2, 3].flatMap((i) => [
+          `CertTemplate${i} PublishedTo EnterpriseCA1`,
+          ...[`Group${i}`, `Computer${i}`, `User${i}`].flatMap((p) => [`${p} Enroll CertTemplate${i}`, `${p} MemberOf Group0`]),
+        ]),
+        'User6 GenericAll User3',
+        'User5 GenericAll Computer3',
+        'User4 GenericAll Group3',
+        'Computer6 GenericAll User2',
+        'Computer5 GenericAll Computer2',
+        'Computer4 GenericAll Group2',
+        'Group6 GenericAll User1',
+        'Group5 GenericAll Computer1',
+        'Group4 GenericAll Group1',
+      ],
+    });
+    expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Computer5', 'User5'));
   });
 });
