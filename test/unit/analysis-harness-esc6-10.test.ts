@@ -23,6 +23,26 @@ function perTemplateGroups(caProps: Record<string, unknown>, spec: Record<string
 }
 const SAN = { isuserspecifiessanenabled: true, isuserspecifiessanenabledcollected: true };
 
+/** The CA with the drawn flags, Group0 enrolling on it, and template i enrolled on by Groupi, Computeri and Useri, all in Group0. */
+function threePerTemplate(caProps: Record<string, unknown>, spec: Record<string, unknown>[]): SmallGraph {
+  const principals = (i: number) => [`Group${i}`, `Computer${i}`, `User${i}`];
+  return merge(adcsChain(D, caProps), {
+    nodes: [
+      ...templates(Object.fromEntries(spec.map((p, k) => [`CertTemplate${k + 1}`, p]))),
+      ...groups('Group0', ...spec.map((_, k) => `Group${k + 1}`)),
+      ...computers(...spec.map((_, k) => `Computer${k + 1}`)),
+      ...users(...spec.map((_, k) => `User${k + 1}`)),
+    ],
+    edges: [
+      'Group0 Enroll EnterpriseCA1',
+      ...spec.flatMap((_, k) => [
+        `CertTemplate${k + 1} PublishedTo EnterpriseCA1`,
+        ...principals(k + 1).flatMap((p) => [`${p} Enroll CertTemplate${k + 1}`, `${p} MemberOf Group0`]),
+      ]),
+    ],
+  });
+}
+
 describe('BloodHound ESC6 harnesses', () => {
   const { analyse } = useAnalysis();
 
@@ -37,6 +57,13 @@ describe('BloodHound ESC6 harnesses', () => {
       { ...base, schemaversion: 2, authorizedsignatures: 1 },
     ]);
     expect(await analyse(g, ['ADCSESC6a'])).toEqual(toDomain('ADCSESC6a', 'Group1', 'Group2'));
+  });
+  it('ESC6aHarnessTemplate2: a template requiring a DNS name (or domain DNS name) drops plain users', async () => {
+    const base = { authenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1, nosecurityextension: true };
+    const g = threePerTemplate(SAN, [base, { ...base, subjectaltrequiredns: true }, { ...base, subjectaltrequiredomaindns: true }]);
+    expect(await analyse(g, ['ADCSESC6a'])).toEqual(
+      toDomain('ADCSESC6a', 'Computer1', 'Computer2', 'Computer3', 'Group1', 'Group2', 'Group3', 'User1'),
+    );
   });
   it('ESC6bTemplate1Harness: Schannel authentication, no approval, no signatures, a DC mapping certificates by UPN', async () => {
     const base = { schannelauthenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1 };
@@ -107,25 +134,20 @@ describe('BloodHound ESC10 harnesses', () => {
     // Template i is enrolled on by Groupi, Computeri and Useri (all in Group0, which enrolls on the CA); Group4-6
     // control Group1, User1, Group2 and Computer4-6 / User4-6 control Computer1-3 / User2-3 as drawn.
     const base = { schemaversion: 2, authorizedsignatures: 0, schannelauthenticationenabled: true, subjectaltrequireemail: true };
-    const g = merge(adcsChain(D), {
+    const templates3 = threePerTemplate({}, [
+      { ...base, subjectaltrequiredomaindns: true },
+      { ...base, subjectaltrequiredns: true },
+      { ...base, subjectaltrequiredns: true, subjectaltrequiredomaindns: true },
+    ]);
+    const g = merge(templates3, {
       nodes: [
         ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
-        ...templates({
-          CertTemplate1: { ...base, subjectaltrequiredomaindns: true },
-          CertTemplate2: { ...base, subjectaltrequiredns: true },
-          CertTemplate3: { ...base, subjectaltrequiredns: true, subjectaltrequiredomaindns: true },
-        }),
-        ...groups('Group0', 'Group1', 'Group2', 'Group3', 'Group4', 'Group5', 'Group6'),
-        ...computers('Computer1', 'Computer2', 'Computer3', 'Computer4', 'Computer5', 'Computer6'),
-        ...users('User1', 'User2', 'User3', 'User4', 'User5', 'User6'),
+        ...groups('Group4', 'Group5', 'Group6'),
+        ...computers('Computer4', 'Computer5', 'Computer6'),
+        ...users('User4', 'User5', 'User6'),
       ],
       edges: [
         `ComputerDC DCFor ${D}`,
-        'Group0 Enroll EnterpriseCA1',
-        ...[1, 2, 3].flatMap((i) => [
-          `CertTemplate${i} PublishedTo EnterpriseCA1`,
-          ...[`Group${i}`, `Computer${i}`, `User${i}`].flatMap((p) => [`${p} Enroll CertTemplate${i}`, `${p} MemberOf Group0`]),
-        ]),
         'User6 GenericAll User3',
         'User5 GenericAll Computer3',
         'User4 GenericAll Group3',
