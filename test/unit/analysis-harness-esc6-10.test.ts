@@ -161,4 +161,34 @@ describe('BloodHound ESC10 harnesses', () => {
     });
     expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Computer5', 'User5'));
   });
+  it('ESC10bPrincipalHarness: GenericAll, GenericWrite, WriteDacl and WriteOwner on the victim, itself included; not AllExtendedRights', async () => {
+    // WriteOwner is derived from WriteOwnerRaw in a whole run, so that is what is drawn for Group4 and Group5.
+    const rights: [string, string][] = [
+      ['Group1', 'GenericAll'],
+      ['Group2', 'GenericWrite'],
+      ['Group3', 'WriteDacl'],
+      ['Group4', 'WriteOwnerRaw'],
+      ['Group5', 'WriteOwnerRaw'],
+      ['Group6', 'AllExtendedRights'],
+    ];
+    const g = merge(adcsChain(D), {
+      nodes: [
+        ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
+        ...templates({ CertTemplate: { ...ESC10, subjectaltrequiredns: true } }),
+        ...groups('Group0', ...rights.map(([p]) => p)),
+        ...computers('Computer1', 'Computer2'),
+      ],
+      edges: [
+        `ComputerDC DCFor ${D}`,
+        'CertTemplate PublishedTo EnterpriseCA1',
+        'Group0 Enroll CertTemplate',
+        'Group0 Enroll EnterpriseCA1',
+        'Computer1 MemberOf Group0',
+        'Computer2 MemberOf Group0',
+        'Computer2 GenericAll Computer2',
+        ...rights.map(([p, r]) => `${p} ${r} Computer1`),
+      ],
+    });
+    expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Computer2', 'Group1', 'Group2', 'Group3', 'Group4', 'Group5'));
+  });
 });
