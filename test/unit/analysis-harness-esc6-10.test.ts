@@ -191,4 +191,28 @@ describe('BloodHound ESC10 harnesses', () => {
     });
     expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Computer2', 'Group1', 'Group2', 'Group3', 'Group4', 'Group5'));
   });
+  it('ESC10bHarnessVictim: victims enroll on the template (Enroll, GenericAll, AllExtendedRights) and on the CA', async () => {
+    // The drawing predates CertificateMappingMethods (it draws CanAbuseUPNCertMapping); the DC carries the value here.
+    // Computer3 only has GenericWrite on the template; Computer4 is not in Group0, so cannot enroll on the CA.
+    const g = merge(adcsChain(D), {
+      nodes: [
+        ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
+        ...templates({ CertTemplate1: { ...ESC10, subjectaltrequiredns: true } }),
+        ...groups('Group0', 'Group1', 'Group2', 'Group3', 'Group4'),
+        ...computers('Computer1', 'Computer2', 'Computer3', 'Computer4'),
+      ],
+      edges: [
+        `ComputerDC DCFor ${D}`,
+        'Group0 Enroll EnterpriseCA1',
+        'CertTemplate1 PublishedTo EnterpriseCA1',
+        'Computer1 GenericAll CertTemplate1',
+        'Computer2 AllExtendedRights CertTemplate1',
+        'Computer3 GenericWrite CertTemplate1',
+        'Computer4 Enroll CertTemplate1',
+        ...['Computer1', 'Computer2', 'Computer3'].map((c) => `${c} MemberOf Group0`),
+        ...[1, 2, 3, 4].map((i) => `Group${i} GenericAll Computer${i}`),
+      ],
+    });
+    expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Group1', 'Group2'));
+  });
 });
