@@ -23,6 +23,28 @@ function perTemplateGroups(caProps: Record<string, unknown>, spec: Record<string
 }
 const SAN = { isuserspecifiessanenabled: true, isuserspecifiessanenabledcollected: true };
 
+/**
+ * The principal/victim harnesses' shape: `${kind}1..4` hold GenericAll, AllExtendedRights, GenericWrite and Enroll on
+ * CertTemplate1 (with `template`'s properties); the first three are in Group0, which enrolls on the CA.
+ */
+function templateRights(kind: 'Group' | 'Computer', caProps: Record<string, unknown>, template: Record<string, unknown>): SmallGraph {
+  const rights = ['GenericAll', 'AllExtendedRights', 'GenericWrite', 'Enroll'];
+  const names = rights.map((_, i) => `${kind}${i + 1}`);
+  return merge(adcsChain(D, caProps), {
+    nodes: [
+      ...templates({ CertTemplate1: template }),
+      ...groups('Group0'),
+      ...inDomain(D)[kind === 'Group' ? 'groups' : 'computers'](...names),
+    ],
+    edges: [
+      'Group0 Enroll EnterpriseCA1',
+      'CertTemplate1 PublishedTo EnterpriseCA1',
+      ...rights.map((r, i) => `${names[i]} ${r} CertTemplate1`),
+      ...names.slice(0, 3).map((n) => `${n} MemberOf Group0`),
+    ],
+  });
+}
+
 /** The CA with the drawn flags, Group0 enrolling on it, and template i enrolled on by Groupi, Computeri and Useri, all in Group0. */
 function threePerTemplate(caProps: Record<string, unknown>, spec: Record<string, unknown>[]): SmallGraph {
   const principals = (i: number) => [`Group${i}`, `Computer${i}`, `User${i}`];
@@ -64,6 +86,10 @@ describe('BloodHound ESC6 harnesses', () => {
     expect(await analyse(g, ['ADCSESC6a'])).toEqual(
       toDomain('ADCSESC6a', 'Computer1', 'Computer2', 'Computer3', 'Group1', 'Group2', 'Group3', 'User1'),
     );
+  });
+  it('ESC6aHarnessPrincipalEdges: GenericAll and AllExtendedRights enroll on the template, GenericWrite does not', async () => {
+    const template = { authenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1, nosecurityextension: true };
+    expect(await analyse(templateRights('Group', SAN, template), ['ADCSESC6a'])).toEqual(toDomain('ADCSESC6a', 'Group1', 'Group2'));
   });
   it('ESC6bTemplate1Harness: Schannel authentication, no approval, no signatures, a DC mapping certificates by UPN', async () => {
     const base = { schannelauthenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1 };
@@ -194,24 +220,12 @@ describe('BloodHound ESC10 harnesses', () => {
   it('ESC10bHarnessVictim: victims enroll on the template (Enroll, GenericAll, AllExtendedRights) and on the CA', async () => {
     // The drawing predates CertificateMappingMethods (it draws CanAbuseUPNCertMapping); the DC carries the value here.
     // Computer3 only has GenericWrite on the template; Computer4 is not in Group0, so cannot enroll on the CA.
-    const g = merge(adcsChain(D), {
+    const g = merge(templateRights('Computer', {}, { ...ESC10, subjectaltrequiredns: true }), {
       nodes: [
         ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
-        ...templates({ CertTemplate1: { ...ESC10, subjectaltrequiredns: true } }),
-        ...groups('Group0', 'Group1', 'Group2', 'Group3', 'Group4'),
-        ...computers('Computer1', 'Computer2', 'Computer3', 'Computer4'),
+        ...groups('Group1', 'Group2', 'Group3', 'Group4'),
       ],
-      edges: [
-        `ComputerDC DCFor ${D}`,
-        'Group0 Enroll EnterpriseCA1',
-        'CertTemplate1 PublishedTo EnterpriseCA1',
-        'Computer1 GenericAll CertTemplate1',
-        'Computer2 AllExtendedRights CertTemplate1',
-        'Computer3 GenericWrite CertTemplate1',
-        'Computer4 Enroll CertTemplate1',
-        ...['Computer1', 'Computer2', 'Computer3'].map((c) => `${c} MemberOf Group0`),
-        ...[1, 2, 3, 4].map((i) => `Group${i} GenericAll Computer${i}`),
-      ],
+      edges: [`ComputerDC DCFor ${D}`, ...[1, 2, 3, 4].map((i) => `Group${i} GenericAll Computer${i}`)],
     });
     expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Group1', 'Group2'));
   });
