@@ -105,29 +105,43 @@ describe('BloodHound ESC6 harnesses', () => {
     );
     expect(await analyse(g, ['ADCSESC6b'])).toEqual(toDomain('ADCSESC6b', 'Group1', 'Group2'));
   });
-  it('ESC6aHarnessECA: only the CA with the SAN flag collected, trusted, chained and publishing the template', async () => {
-    // Domain i: EnterpriseCAi (hosted) with CertTemplatei, Groupi enrolling on both. Domain1's CA did not collect the
-    // flag; Domain3's CA is not in the NTAuth store; Domain4's does not chain to its root; Domain5's template is not
-    // published.
-    const ESC6A = { authenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1, nosecurityextension: true };
-    const domain = (i: number, caProps: Record<string, unknown>, published = true): SmallGraph =>
-      merge(adcsChain(`Domain${i}`, caProps, String(i)), {
-        nodes: [...templates({ [`CertTemplate${i}`]: ESC6A }), [`Group${i}`, 'Group', { domainsid: `Domain${i}` }]],
-        edges: [
-          `Group${i} Enroll EnterpriseCA${i}`,
-          `Group${i} Enroll CertTemplate${i}`,
-          ...(published ? [`CertTemplate${i} PublishedTo EnterpriseCA${i}`] : []),
-        ],
-      });
-    const g = merge(
-      domain(0, SAN),
-      domain(1, { isuserspecifiessanenabledcollected: false }),
-      withProps(domain(3, SAN), 'NTAuthStore3', { certthumbprints: [] }),
-      withProps(domain(4, SAN), 'EnterpriseCA4', { certchain: ['E4'] }),
-      domain(5, SAN, false),
-    );
-    expect(await analyse(g, ['ADCSESC6a'])).toEqual(['Group0 ADCSESC6a Domain0']);
-  });
+  // esc6a-eca.json / esc6b-eca.json. Domain i: EnterpriseCAi (hosted) with CertTemplatei, Groupi enrolling on both,
+  // and DCi mapping certificates by UPN. Only Domain0 is complete: Domain1's CA did not collect the flag; Domain2
+  // (6b only) has a DC that does not map by UPN; Domain3's CA is not in the NTAuth store; Domain4's does not chain
+  // to its root; Domain5's template is not published. The 6b drawing predates the CertificateMappingMethods value
+  // (it draws CanAbuseUPNCertMapping); the DCs carry the value here.
+  const ESC6_TEMPLATES = {
+    ADCSESC6a: { authenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1, nosecurityextension: true },
+    ADCSESC6b: { schannelauthenticationenabled: true, requiresmanagerapproval: false, schemaversion: 1 },
+  };
+  it.each(['ADCSESC6a', 'ADCSESC6b'] as const)(
+    '%s ECA harness: only the CA with the SAN flag, trusted, chained and publishing',
+    async (kind) => {
+      const domain = (i: number, caProps: Record<string, unknown>, published = true, upn = 31): SmallGraph =>
+        merge(adcsChain(`Domain${i}`, caProps, String(i)), {
+          nodes: [
+            ...templates({ [`CertTemplate${i}`]: ESC6_TEMPLATES[kind] }),
+            [`Group${i}`, 'Group', { domainsid: `Domain${i}` }],
+            [`DC${i}`, 'Computer', { domainsid: `Domain${i}`, isdc: true, certificatemappingmethodsraw: upn }],
+          ],
+          edges: [
+            `DC${i} DCFor Domain${i}`,
+            `Group${i} Enroll EnterpriseCA${i}`,
+            `Group${i} Enroll CertTemplate${i}`,
+            ...(published ? [`CertTemplate${i} PublishedTo EnterpriseCA${i}`] : []),
+          ],
+        });
+      const g = merge(
+        domain(0, SAN),
+        domain(1, { isuserspecifiessanenabledcollected: false }),
+        ...(kind === 'ADCSESC6b' ? [domain(2, SAN, true, 3)] : []),
+        withProps(domain(3, SAN), 'NTAuthStore3', { certthumbprints: [] }),
+        withProps(domain(4, SAN), 'EnterpriseCA4', { certchain: ['E4'] }),
+        domain(5, SAN, false),
+      );
+      expect(await analyse(g, [kind])).toEqual([`Group0 ${kind} Domain0`]);
+    },
+  );
 });
 
 /** Schannel-authentication templates for ESC10 (harness defaults: no approval, subject not supplied by the enrollee). */
