@@ -170,36 +170,44 @@ describe('BloodHound ESC10 harnesses', () => {
     const g = merge(...DC_HARNESS.map((dcs, i) => victimDomain(i, { ...ESC10, [san]: true }, dcs, victim)));
     expect(await analyse(g, ['ADCSESC10a', 'ADCSESC10b'])).toEqual([`Group0 ${kind} Domain0`, `Group1 ${kind} Domain1`]);
   });
-  it('ESC10bHarness2: only computer victims, on templates requiring a DNS name; whoever controls them escalates', async () => {
-    // Template i is enrolled on by Groupi, Computeri and Useri (all in Group0, which enrolls on the CA); Group4-6
-    // control Group1, User1, Group2 and Computer4-6 / User4-6 control Computer1-3 / User2-3 as drawn.
-    const base = { schemaversion: 2, authorizedsignatures: 0, schannelauthenticationenabled: true, subjectaltrequireemail: true };
-    const templates3 = threePerTemplate({}, [
-      { ...base, subjectaltrequiredomaindns: true },
-      { ...base, subjectaltrequiredns: true },
-      { ...base, subjectaltrequiredns: true, subjectaltrequiredomaindns: true },
-    ]);
-    const g = merge(templates3, {
-      nodes: [
-        ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
-        ...groups('Group4', 'Group5', 'Group6'),
-        ...computers('Computer4', 'Computer5', 'Computer6'),
-        ...users('User4', 'User5', 'User6'),
+  // ESC10aHarness2 / ESC10bHarness2: template i is enrolled on by Groupi, Computeri and Useri (all in Group0, which
+  // enrolls on the CA); Group4-6, Computer4-6 and User4-6 hold GenericAll on Group1, Computer1, User1 and so on.
+  // Scenario a takes user and computer victims (users only where no DNS name is required), b computers only.
+  const base = { schemaversion: 2, authorizedsignatures: 0, schannelauthenticationenabled: true, subjectaltrequireemail: true };
+  const both = { subjectaltrequiredns: true, subjectaltrequiredomaindns: true };
+  const KINDS = ['Group', 'Computer', 'User'];
+  it.each([
+    [
+      'ESC10aHarness2',
+      'ADCSESC10a',
+      [
+        { subjectaltrequireupn: true },
+        { subjectaltrequireupn: true, subjectaltrequiredns: true },
+        { subjectaltrequireupn: true, subjectaltrequiredomaindns: true },
       ],
-      edges: [
-        `ComputerDC DCFor ${D}`,
-        'User6 GenericAll User3',
-        'User5 GenericAll Computer3',
-        'User4 GenericAll Group3',
-        'Computer6 GenericAll User2',
-        'Computer5 GenericAll Computer2',
-        'Computer4 GenericAll Group2',
-        'Group6 GenericAll User1',
-        'Group5 GenericAll Computer1',
-        'Group4 GenericAll Group1',
-      ],
-    });
-    expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Computer5', 'User5'));
+      ['Computer5', 'Group5', 'Group6', 'User5'],
+    ],
+    ['ESC10bHarness2', 'ADCSESC10b', [{ subjectaltrequiredomaindns: true }, { subjectaltrequiredns: true }, both], ['Computer5', 'User5']],
+  ] as const)('%s: victims per scenario and DNS requirement; whoever controls a victim escalates', async (_name, kind, spec, expected) => {
+    const g = merge(
+      threePerTemplate(
+        {},
+        spec.map((p) => ({ ...base, ...p })),
+      ),
+      {
+        nodes: [
+          ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
+          ...groups('Group4', 'Group5', 'Group6'),
+          ...computers('Computer4', 'Computer5', 'Computer6'),
+          ...users('User4', 'User5', 'User6'),
+        ],
+        edges: [
+          `ComputerDC DCFor ${D}`,
+          ...[1, 2, 3].flatMap((t) => KINDS.map((victim, k) => `${KINDS[t - 1]}${k + 4} GenericAll ${victim}${t}`)),
+        ],
+      },
+    );
+    expect(await analyse(g, [kind])).toEqual(toDomain(kind, ...expected));
   });
   it('ESC10bPrincipalHarness: GenericAll, GenericWrite, WriteDacl and WriteOwner on the victim, itself included; not AllExtendedRights', async () => {
     // WriteOwner is derived from WriteOwnerRaw in a whole run, so that is what is drawn for Group4 and Group5.
