@@ -225,6 +225,8 @@ describe('BloodHound ESC10 harnesses', () => {
         ...templates({ CertTemplate: { ...ESC10, subjectaltrequiredns: true } }),
         ...groups('Group0', ...rights.map(([p]) => p)),
         ...computers('Computer1', 'Computer2'),
+        // Not in the drawing: FetchAttackersForEscalations9and10 only takes groups, users and computers as attackers.
+        ['OU1', 'OU', { domainsid: D }],
       ],
       edges: [
         `ComputerDC DCFor ${D}`,
@@ -235,6 +237,7 @@ describe('BloodHound ESC10 harnesses', () => {
         'Computer2 MemberOf Group0',
         'Computer2 GenericAll Computer2',
         ...rights.map(([p, r]) => `${p} ${r} Computer1`),
+        'OU1 GenericAll Computer1',
       ],
     });
     expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Computer2', 'Group1', 'Group2', 'Group3', 'Group4', 'Group5'));
