@@ -209,23 +209,26 @@ describe('BloodHound ESC10 harnesses', () => {
     );
     expect(await analyse(g, [kind])).toEqual(toDomain(kind, ...expected));
   });
-  it('ESC10bPrincipalHarness: GenericAll, GenericWrite, WriteDacl and WriteOwner on the victim, itself included; not AllExtendedRights', async () => {
-    // WriteOwner is derived from WriteOwnerRaw in a whole run, so that is what is drawn for Group4 and Group5.
-    const rights: [string, string][] = [
-      ['Group1', 'GenericAll'],
-      ['Group2', 'GenericWrite'],
-      ['Group3', 'WriteDacl'],
-      ['Group4', 'WriteOwnerRaw'],
-      ['Group5', 'WriteOwnerRaw'],
-      ['Group6', 'AllExtendedRights'],
-    ];
+  // ESC10aPrincipalHarness / ESC10bPrincipalHarness: Group1-6 hold one right each on victim 1 (a user for 10a, a
+  // computer for 10b), victim 2 holds GenericAll on itself, both are in Group0 which enrolls on template and CA.
+  // WriteOwner is derived from WriteOwnerRaw in a whole run, so that is what is drawn for Group4 and Group5. OU1 is
+  // ours: FetchAttackersForEscalations9and10 takes only groups, users and computers as attackers.
+  // BloodHound's ADCSESC10aPrincipalHarness test also asserts Group6, whose only right is AllExtendedRights; its rule
+  // code (FetchAttackersForEscalations9and10: GenericAll, GenericWrite, Owns, WriteOwner, WriteDACL) does not take
+  // that right, nor does its ESC10b twin's assertion, so we follow the rule code.
+  it.each([
+    ['ESC10aPrincipalHarness', 'ADCSESC10a', 'User', { subjectaltrequireupn: true }],
+    ['ESC10bPrincipalHarness', 'ADCSESC10b', 'Computer', { subjectaltrequiredns: true }],
+  ] as const)('%s: GenericAll, GenericWrite, WriteDacl, WriteOwner on the victim, itself included', async (_name, kind, victim, san) => {
+    const rights = ['GenericAll', 'GenericWrite', 'WriteDacl', 'WriteOwnerRaw', 'WriteOwnerRaw', 'AllExtendedRights'];
+    const [v1, v2] = [`${victim}1`, `${victim}2`];
     const g = merge(adcsChain(D), {
       nodes: [
         ['ComputerDC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
-        ...templates({ CertTemplate: { ...ESC10, subjectaltrequiredns: true } }),
-        ...groups('Group0', ...rights.map(([p]) => p)),
-        ...computers('Computer1', 'Computer2'),
-        // Not in the drawing: FetchAttackersForEscalations9and10 only takes groups, users and computers as attackers.
+        ...templates({ CertTemplate: { ...ESC10, ...san } }),
+        ...groups('Group0', ...rights.map((_, k) => `Group${k + 1}`)),
+        [v1, victim, { domainsid: D }],
+        [v2, victim, { domainsid: D }],
         ['OU1', 'OU', { domainsid: D }],
       ],
       edges: [
@@ -233,14 +236,14 @@ describe('BloodHound ESC10 harnesses', () => {
         'CertTemplate PublishedTo EnterpriseCA1',
         'Group0 Enroll CertTemplate',
         'Group0 Enroll EnterpriseCA1',
-        'Computer1 MemberOf Group0',
-        'Computer2 MemberOf Group0',
-        'Computer2 GenericAll Computer2',
-        ...rights.map(([p, r]) => `${p} ${r} Computer1`),
-        'OU1 GenericAll Computer1',
+        `${v1} MemberOf Group0`,
+        `${v2} MemberOf Group0`,
+        `${v2} GenericAll ${v2}`,
+        ...rights.map((r, k) => `Group${k + 1} ${r} ${v1}`),
+        `OU1 GenericAll ${v1}`,
       ],
     });
-    expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Computer2', 'Group1', 'Group2', 'Group3', 'Group4', 'Group5'));
+    expect(await analyse(g, [kind])).toEqual(toDomain(kind, v2, 'Group1', 'Group2', 'Group3', 'Group4', 'Group5'));
   });
   it('ESC10bHarnessVictim: victims enroll on the template (Enroll, GenericAll, AllExtendedRights) and on the CA', async () => {
     // The drawing predates CertificateMappingMethods (it draws CanAbuseUPNCertMapping); the DC carries the value here.
