@@ -257,4 +257,43 @@ describe('BloodHound ESC10 harnesses', () => {
     });
     expect(await analyse(g, ['ADCSESC10b'])).toEqual(toDomain('ADCSESC10b', 'Group1', 'Group2'));
   });
+  it('ESC10aHarness1: Schannel authentication (flag or EKUs), UPN or SPN required, no approval, no signatures', async () => {
+    // Template i is enrolled on by Useri (in Group0, which enrolls on the CA); Groupi holds GenericAll on Useri.
+    // CertTemplate1 has no Schannel flag (NewActiveDirectoryCertTemplateWoutSchannelAuthEnabled): its empty EKUs decide.
+    const { schannelauthenticationenabled: _flag, ...noFlag } = {
+      ...ESC10,
+      schemaversion: 2,
+      subjectaltrequireupn: true,
+      effectiveekus: [],
+    };
+    const spec = [
+      noFlag,
+      { ...ESC10, subjectaltrequireupn: true, nosecurityextension: true },
+      { ...ESC10, subjectaltrequirespn: true },
+      { ...ESC10, subjectaltrequireupn: true, requiresmanagerapproval: true },
+      { ...ESC10, subjectaltrequireupn: true, schannelauthenticationenabled: false },
+      { ...ESC10, subjectaltrequireupn: true, schemaversion: 2, authorizedsignatures: 1 },
+      ESC10,
+    ];
+    const n = spec.map((_, k) => k + 1);
+    const g = merge(adcsChain(D), {
+      nodes: [
+        ['DC', 'Computer', { domainsid: D, isdc: true, certificatemappingmethodsraw: 31 }],
+        ...templates(Object.fromEntries(spec.map((p, k) => [`CertTemplate${k + 1}`, p]))),
+        ...groups('Group0', ...n.map((i) => `Group${i}`)),
+        ...users(...n.map((i) => `User${i}`)),
+      ],
+      edges: [
+        `DC DCFor ${D}`,
+        'Group0 Enroll EnterpriseCA1',
+        ...n.flatMap((i) => [
+          `CertTemplate${i} PublishedTo EnterpriseCA1`,
+          `User${i} Enroll CertTemplate${i}`,
+          `User${i} MemberOf Group0`,
+          `Group${i} GenericAll User${i}`,
+        ]),
+      ],
+    });
+    expect(await analyse(g, ['ADCSESC10a'])).toEqual(toDomain('ADCSESC10a', 'Group1', 'Group2', 'Group3'));
+  });
 });
