@@ -218,6 +218,13 @@ export class AnalysisGraph {
   }
 }
 
+/**
+ * Derived kinds that may point from a node to itself. A schema-1 enrollment-agent template can be requested on
+ * behalf of others with itself (BloodHound's EnrollOnBehalfOfVersionOne yields that edge and ESC3 uses it); for
+ * every other kind a self-edge says nothing an attacker does not already have.
+ */
+const SELF_EDGE_KINDS = new Set(['EnrollOnBehalfOf']);
+
 /** What an analysis run writes. Edges are also added to the view so later steps build on them. */
 export class Changes {
   readonly nodes: NodeInput[] = [];
@@ -237,7 +244,7 @@ export class Changes {
   }
 
   edge(start: ANode, end: ANode, kind: string, properties: Properties = {}): void {
-    if (start.id === end.id || this.g.hasEdge(start.id, end.id, kind)) return;
+    if ((start.id === end.id && !SELF_EDGE_KINDS.has(kind)) || this.g.hasEdge(start.id, end.id, kind)) return;
     this.g.addEdge({ id: this.fakeEdgeId--, startId: start.id, endId: end.id, kind, properties });
     this.edges.push({ start: start.objectid, end: end.objectid, kind, properties: { ...properties, lastseen: this.now } });
     this.counts[kind] = (this.counts[kind] ?? 0) + 1;

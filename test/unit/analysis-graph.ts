@@ -79,3 +79,80 @@ export async function derived(db: Database, kinds: string[]): Promise<string[]> 
   );
   return edges.map((e) => `${ids.get(e.startId)} ${e.kind} ${ids.get(e.endId)}`).sort();
 }
+
+/**
+ * The PKI chain every ESC harness draws: domain <- RootCA{n} <- EnterpriseCA{n} -> NTAuthStore{n} -> domain, with
+ * `caProps` the CA's drawn flags. IssuedSignedBy and TrustedForNTAuth are derived in a whole run, from the CA's
+ * certificate chain and the store's thumbprints, so a harness that leaves one out overrides those properties. The
+ * harnesses do not always draw a host; our ESC rules (like BloodHound's) need the CA service hosted, so Host{n} hosts it.
+ */
+export const adcsChain = (domain: string, caProps: Record<string, unknown> = {}, n = '1'): SmallGraph => ({
+  nodes: [
+    [domain, 'Domain', { domainsid: domain }],
+    [`EnterpriseCA${n}`, 'EnterpriseCA', { domainsid: domain, certthumbprint: `E${n}`, certchain: [`E${n}`, `R${n}`], ...caProps }],
+    [`RootCA${n}`, 'RootCA', { domainsid: domain, certthumbprint: `R${n}`, certchain: [`R${n}`] }],
+    [`NTAuthStore${n}`, 'NTAuthStore', { domainsid: domain, certthumbprints: [`E${n}`] }],
+    ...inDomain(domain).computers(`Host${n}`),
+  ],
+  edges: [
+    `RootCA${n} RootCAFor ${domain}`,
+    `EnterpriseCA${n} IssuedSignedBy RootCA${n}`,
+    `EnterpriseCA${n} TrustedForNTAuth NTAuthStore${n}`,
+    `NTAuthStore${n} NTAuthStoreFor ${domain}`,
+    `Host${n} HostsCAService EnterpriseCA${n}`,
+  ],
+});
+
+/** `graph` with `props` merged into the properties of node `name`. */
+export const withProps = (graph: SmallGraph, name: string, props: Record<string, unknown>): SmallGraph => ({
+  nodes: graph.nodes.map((x) => (x[0] === name ? [x[0], x[1], { ...x[2], ...props }] : x)),
+  edges: graph.edges,
+});
+
+/** Properties the Go harnesses set on every template besides the drawn ones (BloodHound skips a template missing one). */
+export const CERT_TEMPLATE = {
+  requiresmanagerapproval: false,
+  authenticationenabled: true,
+  enrolleesuppliessubject: false,
+  schemaversion: 2,
+  authorizedsignatures: 0,
+  subjectaltrequiredns: false,
+  subjectaltrequiredomaindns: false,
+  subjectaltrequireupn: false,
+  subjectaltrequirespn: false,
+  nosecurityextension: false,
+};
+
+/** Cert templates by name, each the harness defaults plus its own drawn properties. */
+export const templates = (spec: Record<string, Record<string, unknown>>): SmallGraph['nodes'] =>
+  Object.entries(spec).map(([name, props]) => [name, 'CertTemplate', { ...CERT_TEMPLATE, ...props }]);
+
+/**
+ * Domain i of the ESC9/ESC10 "DC" harnesses: its own PKI chain, CertTemplatei (harness defaults plus `template`)
+ * published to EnterpriseCAi, a victim (User or Computer i) enrolling on both, Groupi with GenericAll on the victim,
+ * and domain controllers DCi-j with the drawn registry values.
+ */
+export function victimDomain(
+  i: number,
+  template: Record<string, unknown>,
+  dcs: Record<string, unknown>[],
+  victimKind = 'User',
+): SmallGraph {
+  const d = `Domain${i}`;
+  const victim = `${victimKind}${i}`;
+  return merge(adcsChain(d, {}, String(i)), {
+    nodes: [
+      ...templates({ [`CertTemplate${i}`]: template }),
+      [victim, victimKind, { domainsid: d }],
+      [`Group${i}`, 'Group', { domainsid: d }],
+      ...dcs.map((p, j): SmallGraph['nodes'][number] => [`DC${i}-${j}`, 'Computer', { domainsid: d, isdc: true, ...p }]),
+    ],
+    edges: [
+      `CertTemplate${i} PublishedTo EnterpriseCA${i}`,
+      `${victim} Enroll EnterpriseCA${i}`,
+      `${victim} Enroll CertTemplate${i}`,
+      `Group${i} GenericAll ${victim}`,
+      ...dcs.map((_, j) => `DC${i}-${j} DCFor ${d}`),
+    ],
+  });
+}

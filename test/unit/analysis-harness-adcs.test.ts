@@ -1,4 +1,4 @@
-import { inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph';
+import { adcsChain, CERT_TEMPLATE as TEMPLATE, inDomain, merge, useAnalysis, victimDomain, type SmallGraph } from './analysis-graph';
 
 /**
  * BloodHound's ADCS integration harnesses (cmd/api/src/test/integration/harnesses/*.json) translated node for node:
@@ -7,38 +7,8 @@ import { inDomain, merge, useAnalysis, type SmallGraph } from './analysis-graph'
  */
 const D = 'DOMAIN1';
 
-/** The chain every ESC harness draws: Domain1 <- RootCA1 <- EnterpriseCA1 -> NTAuthStore1 -> Domain1. */
-const chain = (): SmallGraph => ({
-  nodes: [
-    [D, 'Domain', { domainsid: D }],
-    ['EnterpriseCA1', 'EnterpriseCA', { domainsid: D, certthumbprint: 'E1', certchain: ['E1', 'R1'] }],
-    ['RootCA1', 'RootCA', { domainsid: D, certthumbprint: 'R1', certchain: ['R1'] }],
-    ['NTAuthStore1', 'NTAuthStore', { domainsid: D, certthumbprints: ['E1'] }],
-    // Not drawn in the harness; our ESC rules (like GoldenCert) need the CA service hosted somewhere.
-    ...computers('Host1'),
-  ],
-  edges: [
-    `RootCA1 RootCAFor ${D}`,
-    'EnterpriseCA1 EnterpriseCAFor RootCA1',
-    'EnterpriseCA1 TrustedForNTAuth NTAuthStore1',
-    `NTAuthStore1 NTAuthStoreFor ${D}`,
-    'Host1 HostsCAService EnterpriseCA1',
-  ],
-});
-/** Properties the Go harnesses set on every template besides the drawn ones (BloodHound skips a template missing one). */
-const TEMPLATE = {
-  requiresmanagerapproval: false,
-  authenticationenabled: true,
-  enrolleesuppliessubject: false,
-  schemaversion: 2,
-  authorizedsignatures: 0,
-  subjectaltrequiredns: false,
-  subjectaltrequiredomaindns: false,
-  subjectaltrequireupn: false,
-  subjectaltrequirespn: false,
-  nosecurityextension: false,
-};
-const { users, groups, computers } = inDomain(D);
+const chain = () => adcsChain(D);
+const { users, groups } = inDomain(D);
 
 describe('BloodHound ADCS harnesses', () => {
   const { analyse } = useAnalysis();
@@ -80,32 +50,8 @@ describe('BloodHound ADCS harnesses', () => {
         { certificatemappingmethodsraw: 1, strongcertificatebindingenforcementraw: 3 },
       ],
     ];
-    const parts = dcs.map((dcProps, i): SmallGraph => {
-      const d = `Domain${i}`;
-      return {
-        nodes: [
-          [d, 'Domain', { domainsid: d }],
-          [`EnterpriseCA${i}`, 'EnterpriseCA', { domainsid: d, certthumbprint: `C${i}`, certchain: [`C${i}`, `R${i}`] }],
-          [`RootCA${i}`, 'RootCA', { domainsid: d, certthumbprint: `R${i}`, certchain: [`R${i}`] }],
-          [`NTAuthStore${i}`, 'NTAuthStore', { domainsid: d, certthumbprints: [`C${i}`] }],
-          [`Host${i}`, 'Computer', { domainsid: d }],
-          [`CertTemplate${i}`, 'CertTemplate', { ...TEMPLATE, schemaversion: 1, nosecurityextension: true, subjectaltrequireupn: true }],
-          [`User${i}`, 'User', { domainsid: d }],
-          [`Group${i}`, 'Group', { domainsid: d }],
-          ...dcProps.map((p, j): SmallGraph['nodes'][number] => [`DC${i}-${j}`, 'Computer', { domainsid: d, isdc: true, ...p }]),
-        ],
-        edges: [
-          `RootCA${i} RootCAFor ${d}`,
-          `NTAuthStore${i} NTAuthStoreFor ${d}`,
-          `Host${i} HostsCAService EnterpriseCA${i}`,
-          `CertTemplate${i} PublishedTo EnterpriseCA${i}`,
-          `User${i} Enroll EnterpriseCA${i}`,
-          `User${i} Enroll CertTemplate${i}`,
-          `Group${i} GenericAll User${i}`,
-          ...dcProps.map((_, j) => `DC${i}-${j} DCFor ${d}`),
-        ],
-      };
-    });
+    const template = { schemaversion: 1, nosecurityextension: true, subjectaltrequireupn: true };
+    const parts = dcs.map((dcProps, i) => victimDomain(i, template, dcProps));
     expect(await analyse(merge(...parts), ['ADCSESC9a', 'ADCSESC9b'])).toEqual(['Group0 ADCSESC9a Domain0', 'Group1 ADCSESC9a Domain1']);
   });
   it('esc13harness1: only templates allowing authentication without approval or signatures pass the linked group on', async () => {

@@ -21,12 +21,20 @@ export function victims(ctx: AdcsContext, t: ANode, ca: ANode): ANode[] {
   return [...out].map((id) => ctx.g.node(id));
 }
 
+/** Attackers are AD principals (FetchAttackersForEscalations9and10 matches Group, User and Computer start nodes). */
+const ATTACKER_KINDS = ['Group', 'User', 'Computer'];
+
 /** Whoever can rewrite a victim's UPN / dNSHostName: GenericWrite or full control of a user (a) or computer. */
 function attackers(ctx: AdcsContext, targets: ANode[], computersOnly: boolean): ANode[] {
   const out = new Map<number, ANode>();
   for (const v of targets) {
     if (!(v.kinds.has('Computer') || (!computersOnly && v.kinds.has('User')))) continue;
-    for (const k of ATTACK_RIGHTS) for (const e of ctx.g.in(v.id, k)) out.set(e.startId, ctx.g.node(e.startId));
+    for (const k of ATTACK_RIGHTS) {
+      for (const e of ctx.g.in(v.id, k)) {
+        const a = ctx.g.node(e.startId);
+        if (ATTACKER_KINDS.some((kind) => a.kinds.has(kind))) out.set(a.id, a);
+      }
+    }
   }
   return [...out.values()];
 }
