@@ -123,13 +123,17 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   // process with no notices, so no cache (docs/security.md).
   const principalCache = new RevocableCache<TokenPrincipal>();
   let authFeed: AuthChangeFeed | undefined;
-  const watchAuth = () =>
-    (authFeed ??= listenForAuthChanges(db.pool.options, {
+  // A request still in flight when the services stop must not open a feed that nothing would close.
+  let stopped = false;
+  const watchAuth = () => {
+    if (stopped) return;
+    authFeed ??= listenForAuthChanges(db.pool.options, {
       pool: db.pool,
       log: log.child({ module: 'auth-feed' }),
       onChange: () => principalCache.invalidate(),
       onLive: (live) => principalCache.setLive(live),
-    }));
+    });
+  };
   // Wired at construction; the closures below reach services made further down, called only once requests flow.
   const tokens = createTokensService({
     tokens: tokensStore,
@@ -246,6 +250,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
       scheduler.start();
     },
     async stop() {
+      stopped = true;
       await scheduler.stop();
       await datapipe.stop();
       await authFeed?.stop();

@@ -2,7 +2,9 @@ import pg from 'pg';
 import request from 'supertest';
 import { apiToken, createTestApp, expectWrapper, login, signed, userWithRole, type ApiToken, type TestApp } from '../helpers/app';
 import { FEED_NAME } from '../../src/db/auth-listener';
-import { embedded } from '../helpers/db';
+import { embedded, testLog, testUrl } from '../helpers/db';
+import { Database } from '../../src/db/pool';
+import { compose } from '../../src/main/compose';
 
 /**
  * Token principals are cached between signed requests on PostgreSQL (dropped on every LISTEN/NOTIFY notice from
@@ -117,6 +119,21 @@ describe('signed requests right after revocation', () => {
     expectWrapper(await signed(t.app, token, 'GET', '/api/v2/bloodhound-users'), 403);
     await sql('insert into users_roles (user_id, role_id) values ($1, $2)', [u.id, await roleId('Administrator')]);
     expect((await signed(t.app, token, 'GET', '/api/v2/bloodhound-users')).status).toBe(200);
+  });
+
+  it('a signed request still arriving after the services stopped opens no change feed', async () => {
+    if (embedded()) return;
+    const db = new Database(testUrl(), { log: testLog(), searchPath: t.testDb.schema });
+    try {
+      const other = await compose({ db, config: t.config, log: testLog(), clock: t.clock.now, storage: 'postgres' });
+      const token = await apiToken(t.app, adminJwt);
+      await other.stop();
+      expect((await signed(other.app, token, 'GET', '/api/v2/self')).status).toBe(200);
+      // An open feed makes every pooled connection listen (an 'acquire' hook) and keeps a connection of its own.
+      expect(db.pool.listenerCount('acquire')).toBe(0);
+    } finally {
+      await db.close();
+    }
   });
 
   it('a permission taken from a role by plain SQL takes effect on the next request', async () => {
