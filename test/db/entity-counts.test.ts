@@ -57,5 +57,18 @@ describe('user entity counts on the index', () => {
       if (counts.adminRights! > 0 && counts.controllables! > 0) nonzero++;
     }
     expect(nonzero).toBeGreaterThan(5);
+    // Rows are sorted by kind, and kindStart bounds exactly a kind's edges of a row, in both directions.
+    for (const dir of ['out', 'in'] as const) {
+      const side = ix.side(dir);
+      const kindAt = (q: number) => ix.outKinds[side.edges ? side.edges[q]! : q]!;
+      for (let u = 0; u < ix.nodeCount; u++) {
+        const row = Array.from({ length: side.offsets[u + 1]! - side.offsets[u]! }, (_, i) => side.offsets[u]! + i);
+        expect(row.map(kindAt)).toEqual(row.map(kindAt).sort((a, b) => a - b));
+        for (const k of [-1, ...new Set(row.map(kindAt)), ix.edgeKindId('MemberOf')]) {
+          const [from, to] = [ix.kindStart(side, u, k), ix.kindStart(side, u, k + 1)];
+          expect(row.filter((q) => kindAt(q) === k)).toEqual(Array.from({ length: to - from }, (_, i) => from + i));
+        }
+      }
+    }
   });
 });

@@ -199,6 +199,23 @@ export class GraphIndex {
   }
 
   /**
+   * The first position of `u`'s row on `side` whose edge kind is at least `kind`: rows are sorted by kind, so a
+   * kind's edges are [kindStart(kind), kindStart(kind + 1)). No allocation: traversals call it per visited node.
+   */
+  kindStart(side: Side, u: number, kind: number): number {
+    const kinds = this.outKinds;
+    const edges = side.edges;
+    let lo = side.offsets[u]!;
+    let hi = side.offsets[u + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (kinds[edges ? edges[mid]! : mid]! < kind) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
    * A table of one stamp per node and a fresh stamp: `table[n] === stamp` means "n seen" for one traversal. Shared,
    * so only synchronous traversals that do not nest may use it (each call starts a new, empty set of marks).
    */
@@ -329,8 +346,12 @@ async function compressedRows(
   const inEdge = new Int32Array(m);
   const outFill = outOffsets.slice(0, n);
   const inFill = inOffsets.slice(0, n);
-  for (let e = 0; e < m; e++) {
-    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+  // Edges are placed in kind order, so every row (both directions) is sorted by kind and a traversal finds one
+  // kind's edges of a node by binary search (kindStart) instead of scanning a hub's whole row.
+  const order = byKind(edges.kind);
+  for (let i = 0; i < m; i++) {
+    if (i % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+    const e = order[i]!;
     const s = edges.start[e]!;
     const t = edges.end[e]!;
     const pos = outFill[s]!++;
@@ -342,6 +363,18 @@ async function compressedRows(
     inEdge[ipos] = pos;
   }
   return { outOffsets, outTargets, outKinds, outFlags, inOffsets, inSources, inEdge };
+}
+
+/** Edge numbers ordered by kind (a counting sort: kinds are small integers), stable within a kind. */
+function byKind(kinds: Uint16Array): Int32Array {
+  let max = 0;
+  for (let e = 0; e < kinds.length; e++) if (kinds[e]! > max) max = kinds[e]!;
+  const start = new Int32Array(max + 2);
+  for (let e = 0; e < kinds.length; e++) start[kinds[e]! + 1]!++;
+  for (let k = 0; k <= max; k++) start[k + 1]! += start[k]!;
+  const order = new Int32Array(kinds.length);
+  for (let e = 0; e < kinds.length; e++) order[start[kinds[e]!]!++] = e;
+  return order;
 }
 
 /** Store id → dense number as a table (-1: absent), when ids are compact enough for one; ids ascend. */

@@ -29,9 +29,8 @@ function reach(ix: GraphIndex, starts: number[], dir: 'out' | 'in', kind: number
   const side = ix.side(dir);
   while (stack.length) {
     const u = stack.pop()!;
-    for (let q = side.offsets[u]!; q < side.offsets[u + 1]!; q++) {
+    for (let q = ix.kindStart(side, u, kind), to = ix.kindStart(side, u, kind + 1); q < to; q++) {
       const p = side.edges ? side.edges[q]! : q;
-      if (ix.outKinds[p] !== kind) continue;
       const v = side.others[q]!;
       visit?.(p, v);
       if (table[v] !== stamp) {
@@ -111,14 +110,16 @@ function grants(
   closure: Iterable<number>,
   onGrant: (pos: number, from: number, to: number) => void,
 ): void {
-  const wanted = ix.kindSet(kinds);
+  const wanted = [...new Set(kinds.map((k) => ix.edgeKindId(k)))].filter((k) => k >= 0);
   const bit = targetKind ? ix.kindBit(targetKind) : 0;
+  const out = ix.side('out');
   for (const x of closure) {
-    for (let p = ix.outOffsets[x]!; p < ix.outOffsets[x + 1]!; p++) {
-      if (wanted[ix.outKinds[p]!] !== 1) continue;
-      const v = ix.outTargets[p]!;
-      if (v === root || (targetKind && !ix.hasKind(v, bit))) continue;
-      onGrant(p, x, v);
+    for (const kind of wanted) {
+      for (let p = ix.kindStart(out, x, kind), to = ix.kindStart(out, x, kind + 1); p < to; p++) {
+        const v = ix.outTargets[p]!;
+        if (v === root || (targetKind && !ix.hasKind(v, bit))) continue;
+        onGrant(p, x, v);
+      }
     }
   }
 }
