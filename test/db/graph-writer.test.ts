@@ -1,3 +1,4 @@
+import { PgGraphStore } from '../../src/graph/pg/store';
 import { useGraphDb } from '../helpers/graph';
 
 /**
@@ -104,6 +105,27 @@ describe('graph writer', () => {
       { startId: k1!.id, endId: k3!.id, kind: 'GenericAll' },
     ]);
     expect(edges.map((e) => e.kind).sort()).toEqual(['AdminTo', 'GenericAll']);
+  });
+
+  it('keeps every edge when the map of known nodes passes its bound in the middle of a write', async () => {
+    // A bound of 5: the third batch's new endpoints push the map past it while the batch's edges still need the
+    // ids of endpoints it already knew (the hubs). Emptying the map at that point used to leave those edges out.
+    const store = new PgGraphStore(g.db(), { knownNodes: 5 });
+    const hubs = ['BOUND-HUB1', 'BOUND-HUB2'];
+    const batch = (n: number) =>
+      Array.from({ length: 4 }, (_, i) =>
+        hubs.map((h) => ({ start: `BOUND-U${n}-${i}`, end: h, kind: 'MemberOf', properties: {} })),
+      ).flat();
+    await store.write(async (w) => {
+      await w.upsertNodes(hubs.map((o) => ({ objectid: o, kinds: ['Base', 'Group'], properties: {} })));
+      for (let n = 0; n < 4; n++) await w.upsertEdges(batch(n));
+    });
+    const [row] = await g
+      .db()
+      .query<{ n: number }>(
+        `select count(*)::int as n from graph_edges e join graph_nodes t on t.id = e.end_id where t.objectid like 'BOUND-HUB%'`,
+      );
+    expect(row!.n).toBe(4 * 4 * 2);
   });
 
   it('writes nothing of a transaction that fails, even with a batch still in flight', async () => {

@@ -10,13 +10,6 @@ import * as SQL from './bulk-sql.js';
  * a real server: PGlite's socket cannot carry COPY, so the store keeps its parameterised statements there.
  */
 
-export interface StagedNode {
-  objectid: string;
-  /** Distinct, ascending kind ids. */
-  kindIds: number[];
-  properties: Properties;
-}
-
 export interface StagedEndpoint {
   objectid: string;
   kindIds: number[];
@@ -27,7 +20,8 @@ export interface StagedEdge {
   start: string;
   end: string;
   kindId: number;
-  properties: Properties;
+  /** The properties as COPY text (copyJson), encoded when the batch was handed over. */
+  props: string;
 }
 
 export interface StagedEdgeById {
@@ -50,7 +44,7 @@ export function copyText(v: string): string {
   return NEEDS_ESCAPE.test(v) ? v.replace(ESCAPE_ALL, (c) => ESCAPES[c]!) : v;
 }
 
-function copyJson(v: unknown): string {
+export function copyJson(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   // JSON text never holds a raw tab or line break (JSON.stringify escapes them): only backslashes need doubling.
   const json = JSON.stringify(v);
@@ -60,6 +54,13 @@ function copyJson(v: unknown): string {
 /** A text value as `jsonb_to_recordset` would give it: strings as they are, other values as JSON. */
 function loose(v: unknown): string | null {
   return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** A batch of nodes as the merge's array parameters: object ids, kind id arrays as text, properties as JSON. */
+export interface NodeRows {
+  o: string[];
+  k: string[];
+  p: string[];
 }
 
 /** Joins encoded rows into large chunks lazily, so a batch is never held twice as text. */
@@ -84,8 +85,8 @@ interface Known {
   k: number[];
 }
 
-/** Nodes a transaction remembers at most (~200 bytes each). */
-const MAX_KNOWN = 20_000;
+/** Nodes a transaction remembers at most between batches (~300 bytes each; tier M has 116k nodes). */
+const MAX_KNOWN = 150_000;
 
 /** Whether an endpoint must go through the database: unknown, or a placeholder the edge would give a type. */
 function unresolved(known: Known | undefined, kindIds: readonly number[]): boolean {
@@ -104,10 +105,13 @@ export class Stager {
    */
   private readonly known = new Map<string, Known>();
 
-  constructor(private readonly q: Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> }) {}
+  constructor(
+    private readonly q: Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> },
+    private readonly maxKnown = MAX_KNOWN,
+  ) {}
 
-  static for(q: Queryable): Stager | undefined {
-    return q.copyFrom ? new Stager(q as Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> }) : undefined;
+  static for(q: Queryable, maxKnown?: number): Stager | undefined {
+    return q.copyFrom ? new Stager(q as Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> }, maxKnown) : undefined;
   }
 
   /** Drops what is known of these nodes (deleted), or of all nodes (their kinds changed behind the merges). */
@@ -116,13 +120,14 @@ export class Stager {
     else for (const o of objectids) this.known.delete(o);
   }
 
-  async nodes(rows: readonly StagedNode[]): Promise<void> {
-    await this.stage(SQL.COPY_NODES, rows, (n) => `${copyText(n.objectid)}\t{${n.kindIds.join(',')}}\t${copyJson(n.properties)}\n`);
-    this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.MERGE_NODES));
-    await this.q.query(SQL.CLEAR_NODES);
+  /** Node rows already encoded, so that encoding can happen while the previous batch is written. */
+  async nodes(rows: NodeRows): Promise<void> {
+    this.bound();
+    this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.MERGE_NODE_ROWS, [rows.o, rows.k, rows.p]));
   }
 
   async edges(endpoints: readonly StagedEndpoint[], rows: readonly StagedEdge[]): Promise<void> {
+    this.bound();
     const fresh = endpoints.filter((n) => unresolved(this.known.get(n.objectid), n.kindIds));
     if (fresh.length) {
       const rows = await this.q.query<{ o: string; id: number; k: number[] }>(SQL.RESOLVE_ENDPOINTS, [
@@ -140,7 +145,7 @@ export class Stager {
     const encode = (e: StagedEdge) => {
       const s = this.known.get(e.start);
       const t = this.known.get(e.end);
-      return s && t ? `${s.id}\t${t.id}\t${e.kindId}\t${copyJson(e.properties)}\n` : '';
+      return s && t ? `${s.id}\t${t.id}\t${e.kindId}\t${e.props}\n` : '';
     };
     if (!(this.direct && (await this.copyDirect(rows, encode)))) await this.mergeById(rows, encode);
   }
@@ -176,10 +181,16 @@ export class Stager {
   }
 
   private learn(rows: readonly { o: string; id: number; k: number[] }[]): void {
-    // Bounded, so memory stays flat however many nodes one file holds: past the bound it starts over (the hubs
-    // that matter are learned again by the next batch).
-    if (this.known.size + rows.length > MAX_KNOWN) this.known.clear();
     for (const r of rows) this.known.set(r.o, { id: r.id, k: r.k });
+  }
+
+  /**
+   * Keeps memory flat however many nodes one file holds: past the bound the map starts over (the hubs that matter
+   * are learned again by the next batch). Only ever between batches: an edge batch encodes its rows from what the
+   * map holds, so emptying it in the middle of one would leave out the edges of endpoints it already knew.
+   */
+  private bound(): void {
+    if (this.known.size > this.maxKnown) this.known.clear();
   }
 
   /** COPYs rows into a staging table, creating the tables on first use. */

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
-import { Stager } from './bulk.js';
+import { copyJson, Stager, type NodeRows, type StagedEdge, type StagedEndpoint } from './bulk.js';
 import { scanEdgesByCopy, type CopyOutDb } from './edge-scan.js';
 import { edgeKindNames, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
 import { WriteQueue } from './write-queue.js';
@@ -37,7 +37,10 @@ export class PgGraphStore implements GraphStore {
   private byName = new Map<string, number>();
   private byId = new Map<number, string>();
 
-  constructor(private readonly db: GraphDb) {}
+  constructor(
+    private readonly db: GraphDb,
+    private readonly opts: { /** Nodes a write remembers between batches (tests lower it). */ knownNodes?: number } = {},
+  ) {}
 
   async write<T>(fn: (w: GraphWriter) => Promise<T>): Promise<T> {
     try {
@@ -185,7 +188,7 @@ export class PgGraphStore implements GraphStore {
   }
 
   private writer(q: Queryable, queue: WriteQueue): GraphWriter {
-    const bulk = Stager.for(q);
+    const bulk = Stager.for(q, this.opts.knownNodes);
     const writer: GraphWriter = {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => {
@@ -194,37 +197,24 @@ export class PgGraphStore implements GraphStore {
           q,
           merged.flatMap((n) => n.kinds),
         );
-        const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
-        for (let i = 0; i < merged.length; i += batchSize) {
-          const batch = merged.slice(i, i + batchSize);
-          if (bulk)
-            await bulk.nodes(
-              batch.map((n) => ({ objectid: n.objectid, kindIds: sortedIds(n.kinds, ids), properties: boundProperties(n.properties) })),
-            );
-          else
-            await q.query(SQL.UPSERT_NODES, [
-              JSON.stringify(batch.map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }))),
-            ]);
+        if (bulk) return sendBulk(bulk, await bulkBatch(merged, undefined, ids));
+        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
+          const batch = merged.slice(i, i + WRITE_BATCH);
+          await q.query(SQL.UPSERT_NODES, [
+            JSON.stringify(batch.map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }))),
+          ]);
         }
       },
       upsertEdges: async (edges: EdgeInput[]) => {
         const merged = mergeEdges(edges);
         const ids = await this.kindIds(q, edgeKindNames(merged));
-        const batchSize = bulk ? COPY_BATCH : WRITE_BATCH;
-        for (let i = 0; i < merged.length; i += batchSize) {
-          const batch = merged.slice(i, i + batchSize);
-          const endpoints = endpointsOf(batch, ids);
-          if (bulk) {
-            await bulk.edges(
-              endpoints.map((p) => ({ objectid: p.o, kindIds: p.k, seen: p.seen })),
-              batch.map((e) => ({ start: e.start, end: e.end, kindId: ids.get(e.kind)!, properties: boundProperties(e.properties) })),
-            );
-          } else {
-            await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify(endpoints)]);
-            await q.query(SQL.UPSERT_EDGES, [
-              JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: boundProperties(e.properties) }))),
-            ]);
-          }
+        if (bulk) return sendBulk(bulk, await bulkBatch(undefined, merged, ids));
+        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
+          const batch = merged.slice(i, i + WRITE_BATCH);
+          await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify(endpointsOf(batch, ids))]);
+          await q.query(SQL.UPSERT_EDGES, [
+            JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: boundProperties(e.properties) }))),
+          ]);
         }
       },
       insertEdgesByNodeId: async (edges: Iterable<EdgeById>) => {
@@ -305,10 +295,14 @@ export class PgGraphStore implements GraphStore {
         await releaseNodes();
         heldNodes = nodes;
       },
-      upsertEdges: (edges) => {
+      upsertEdges: async (edges) => {
         const nodes = heldNodes;
         heldNodes = undefined;
+        // On the bulk path the batch is merged and encoded now, while the previous one is still being written, so
+        // the job keeps the connection busy with statements only (unless a kind is new: that needs the database).
+        const ready = bulk && (await this.prepareBulk(nodes, edges));
         return queue.behind(async () => {
+          if (ready) return sendBulk(bulk, ready);
           if (nodes) await writer.upsertNodes(nodes);
           await writer.upsertEdges(edges);
         });
@@ -321,6 +315,16 @@ export class PgGraphStore implements GraphStore {
       removePropertyEverywhere: after(writer.removePropertyEverywhere),
       [RELEASE_NODES]: releaseNodes,
     } as GraphWriter;
+  }
+
+  /** A node and edge batch merged and encoded for the bulk path, or undefined when a kind is not known yet. */
+  private async prepareBulk(nodes: NodeInput[] | undefined, edges: EdgeInput[]): Promise<BulkBatch | undefined> {
+    const mergedNodes = nodes && mergeNodes(nodes);
+    const mergedEdges = mergeEdges(edges);
+    const names = edgeKindNames(mergedEdges);
+    for (const n of mergedNodes ?? []) for (const k of n.kinds) names.add(k);
+    for (const name of names) if (!this.byName.has(name)) return undefined;
+    return bulkBatch(mergedNodes, mergedEdges, this.byName);
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */
@@ -353,6 +357,51 @@ export class PgGraphStore implements GraphStore {
     if (rows.some((r) => !this.byId.has(r.kindId))) await this.loadKinds(this.db, true);
     return rows.map((r) => ({ id: r.id, startId: r.startId, endId: r.endId, kind: this.byId.get(r.kindId)!, properties: r.properties }));
   }
+}
+
+/** Merged nodes and edges with their kind ids resolved and their rows encoded, in COPY-sized slices. */
+interface BulkBatch {
+  nodes: NodeRows[];
+  edges: { endpoints: StagedEndpoint[]; rows: StagedEdge[] }[];
+}
+
+/** Rows encoded between two turns of the event loop: the statements of the write in flight are answered promptly. */
+const PREPARE_SLICE = 2_000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function bulkBatch(
+  nodes: readonly NodeInput[] | undefined,
+  edges: readonly EdgeInput[] | undefined,
+  ids: Map<string, number>,
+): Promise<BulkBatch> {
+  const out: BulkBatch = { nodes: [], edges: [] };
+  for (let i = 0; nodes && i < nodes.length; i += COPY_BATCH) {
+    const rows: NodeRows = { o: [], k: [], p: [] };
+    for (let j = i; j < Math.min(nodes.length, i + COPY_BATCH); j++) {
+      const n = nodes[j]!;
+      rows.o.push(n.objectid);
+      rows.k.push(`{${sortedIds(n.kinds, ids).join(',')}}`);
+      rows.p.push(JSON.stringify(boundProperties(n.properties)));
+      if (j % PREPARE_SLICE === PREPARE_SLICE - 1) await nextTurn();
+    }
+    out.nodes.push(rows);
+  }
+  for (let i = 0; edges && i < edges.length; i += COPY_BATCH) {
+    const batch = edges.slice(i, i + COPY_BATCH);
+    const rows: StagedEdge[] = [];
+    for (let j = 0; j < batch.length; j++) {
+      const e = batch[j]!;
+      rows.push({ start: e.start, end: e.end, kindId: ids.get(e.kind)!, props: copyJson(boundProperties(e.properties)) });
+      if (j % PREPARE_SLICE === PREPARE_SLICE - 1) await nextTurn();
+    }
+    out.edges.push({ endpoints: endpointsOf(batch, ids).map((p) => ({ objectid: p.o, kindIds: p.k, seen: p.seen })), rows });
+  }
+  return out;
+}
+
+async function sendBulk(bulk: Stager, batch: BulkBatch): Promise<void> {
+  for (const lines of batch.nodes) await bulk.nodes(lines);
+  for (const { endpoints, rows } of batch.edges) await bulk.edges(endpoints, rows);
 }
 
 /**
