@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { GraphStore } from '../graph/store.js';
 import { DEFAULT_LIMITS, IngestError, ingestStream, type FileResult, type IngestOptions } from './ingest-stream.js';
+import { tailMeta } from './tail-meta.js';
 
 export interface PathResult {
   files: FileResult[];
@@ -33,9 +34,9 @@ export async function ingestPath(store: GraphStore, file: string, opts: PathOpti
     fs.closeSync(fd);
   }
   const out: PathResult = { files: [], errors: [] };
-  const one = async (label: string, stream: Readable) => {
+  const one = async (label: string, stream: Readable, metaHint?: Record<string, unknown>) => {
     try {
-      out.files.push(await ingestStream(store, label, stream, opts));
+      out.files.push(await ingestStream(store, label, stream, metaHint ? { ...opts, metaHint } : opts));
     } catch (err) {
       if (err instanceof IngestError) out.errors.push(err);
       else throw err;
@@ -61,7 +62,8 @@ export async function ingestPath(store: GraphStore, file: string, opts: PathOpti
     const gunzipped = pipeline(fs.createReadStream(file), zlib.createGunzip(), new Limit(budget), () => undefined);
     await one(name, gunzipped);
   } else {
-    await one(name, fs.createReadStream(file));
+    // A plain file can be read from its end: a data-first file's meta is known before its first item.
+    await one(name, fs.createReadStream(file), tailMeta(file));
   }
   return out;
 }

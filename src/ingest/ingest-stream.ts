@@ -48,6 +48,11 @@ export interface IngestOptions {
   beforeCommit?: (tx: Queryable, result: FileResult) => Promise<void>;
   /** Size bounds (tests lower them); defaults are DEFAULT_LIMITS. */
   limits?: Partial<IngestLimits>;
+  /**
+   * The file's `meta` as read from its end (tailMeta), for files written data-first: items are converted as they
+   * come instead of spooled. The real `meta` must still arrive and name the same type.
+   */
+  metaHint?: Record<string, unknown>;
 }
 
 export interface IngestLimits extends SplitterLimits {
@@ -64,6 +69,8 @@ export const DEFAULT_LIMITS: IngestLimits = {
 };
 
 const FLUSH_OBJECTS = 2500;
+/** Edges handed to the store in one call at most. */
+const MAX_EDGE_CALL = 50_000;
 const SUPPORTED = new Set([...Object.keys(FILE_KINDS), 'sessions', 'deleted', 'azure']);
 
 /**
@@ -78,7 +85,10 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   const now = (opts.now ?? new Date()).toISOString();
   const sharphound = new SharpHoundConverter(now);
   const result: FileResult = { file, type: '', objects: 0, nodes: 0, edges: 0, perDomain: {}, unknownKinds: {} };
-  let type: string | undefined;
+  const hinted = str(opts.metaHint, 'type')?.toLowerCase();
+  let type = hinted && SUPPORTED.has(hinted) && hinted !== 'opengraph' ? hinted : undefined;
+  const hintedType = type;
+  result.type = type ?? '';
   let nodes: NodeInput[] = [];
   let edges: EdgeInput[] = [];
   let deletes: string[] = [];
@@ -133,8 +143,11 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   };
   const flush = async (w: GraphWriter) => {
     if (nodes.length) await w.upsertNodes(nodes);
-    // In slices: one object may bring hundreds of thousands of edges, and the store's merge copies what it gets.
-    for (let i = 0; i < edges.length; i += FLUSH_OBJECTS * 4) await w.upsertEdges(edges.slice(i, i + FLUSH_OBJECTS * 4));
+    // Whole when it is an ordinary batch: the store merges an edge met twice within one call, while a repeat split
+    // across two calls makes the second one merge rather than insert. In slices when one object brought hundreds of
+    // thousands of edges (the store's merge copies what it gets).
+    const slice = edges.length <= MAX_EDGE_CALL ? edges.length : FLUSH_OBJECTS * 4;
+    for (let i = 0; i < edges.length; i += slice) await w.upsertEdges(slice === edges.length ? edges : edges.slice(i, i + slice));
     if (deletes.length) await w.deleteNodes(deletes);
     result.nodes += nodes.length;
     result.edges += edges.length;
@@ -161,6 +174,10 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
             const t = str(meta, 'type')?.toLowerCase();
             if (!t) throw new IngestError(file, 'no valid meta tag found: "meta.type" is missing');
             if (!SUPPORTED.has(t)) throw new IngestError(file, `unsupported file type "${t}" in meta.type`);
+            // Items converted with the hinted type cannot stand under another one (the file repeats "meta").
+            if (hintedType && t !== hintedType && result.objects > 0) {
+              throw new IngestError(file, `meta.type "${t}" differs from the "${hintedType}" read from the end of the file`);
+            }
             type = t;
             result.type = t;
           },
