@@ -12,12 +12,12 @@ import { collectGarbage, smoke, summarise } from './stats';
 
 /**
  * All-shortest-paths on a random directed graph (70 % of edges into a hub set of n/20 nodes, as in the perf
- * anchors' worst case), the same random reachable pairs through three methods in the same run:
+ * anchors' worst case), the same random reachable pairs through four methods in the same run:
  *  (a) the in-memory index (bidirectional BFS over compressed sparse rows, then path enumeration, ≤ 1,000 paths);
- *  (b) a level-by-level bidirectional BFS in SQL as BloodHound's PostgreSQL harness runs it: one parameterised
- *      query per frontier level over the edge table, always expanding the smaller side, visited nodes excluded in
- *      SQL; it stops at the meeting level (it finds the length and the last level's edges, enumerates nothing, so
- *      it does less work than (a));
+ *  (b) a lean level-by-level bidirectional BFS in SQL, after the shape of BloodHound's PostgreSQL harness but not
+ *      its tables: one parameterised query per frontier level over the edge table, always expanding the smaller
+ *      side, the visited set passed as an array parameter; it stops at the meeting level (it finds the length and
+ *      the last level's edges, enumerates nothing, so it does less work than (a));
  *  (b2) BloodHound's harness itself (DAWGS' bidirectional all-shortest-paths harness, see paths-harness.ts): per
  *      query a transaction with temporary front and visited tables, one insert per level that carries the full
  *      edge-id path of every frontier walk, the smaller front expanded each time, and at the meeting level the
