@@ -7,20 +7,27 @@ import { GraphIndexHolder } from '../src/services/graph-index-holder';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate';
 import { benchDatabase, log, ratio } from './harness';
+import { sqlHarnessAllShortestPaths } from './paths-harness';
 import { collectGarbage, smoke, summarise } from './stats';
 
 /**
  * All-shortest-paths on a random directed graph (70 % of edges into a hub set of n/20 nodes, as in the perf
- * anchors' worst case), the same random reachable pairs through three methods in the same run:
+ * anchors' worst case), the same random reachable pairs through four methods in the same run:
  *  (a) the in-memory index (bidirectional BFS over compressed sparse rows, then path enumeration, ≤ 1,000 paths);
- *  (b) a level-by-level bidirectional BFS in SQL as BloodHound's PostgreSQL harness runs it: one parameterised
- *      query per frontier level over the edge table, always expanding the smaller side, visited nodes excluded in
- *      SQL; it stops at the meeting level (it finds the length and the last level's edges, enumerates nothing, so
- *      it does less work than (a));
+ *  (b) a lean level-by-level bidirectional BFS in SQL, after the shape of BloodHound's PostgreSQL harness but not
+ *      its tables: one parameterised query per frontier level over the edge table, always expanding the smaller
+ *      side, the visited set passed as an array parameter; it stops at the meeting level (it finds the length and
+ *      the last level's edges, enumerates nothing, so it does less work than (a));
+ *  (b2) BloodHound's harness itself (DAWGS' bidirectional all-shortest-paths harness, see paths-harness.ts): per
+ *      query a transaction with temporary front and visited tables, one insert per level that carries the full
+ *      edge-id path of every frontier walk, the smaller front expanded each time, and at the meeting level the
+ *      complete paths (forward || backward) built in SQL and sent to the client; it finds all shortest paths, so
+ *      its path count is compared with (a)'s wherever (a) was not truncated at 1,000;
  *  (c) the store's recursive-CTE reference (all shortest paths in one query), on the first few pairs only.
  * Also: index build time and retained bytes per edge, and a rebuild through the holder while queries run.
  * Sizes: BENCH_NODES (default 20000), BENCH_EDGES (default 200000); BENCH_PAIRS (1000), BENCH_BFS_PAIRS (all),
- * BENCH_RECURSIVE_PAIRS (3). BENCH_SMOKE=1 makes it tiny.
+ * BENCH_HARNESS_PAIRS (100; 5 in smoke), BENCH_HARNESS_VISITED (1; 0 runs DAWGS' all-shortest-paths harness without
+ * visited tables, as it is written), BENCH_RECURSIVE_PAIRS (3). BENCH_SMOKE=1 makes it tiny.
  */
 export async function pathsBench(): Promise<Record<string, unknown>> {
   const n = smoke ? 2_000 : Number(process.env.BENCH_NODES ?? 20_000);
@@ -62,11 +69,13 @@ export async function pathsBench(): Promise<Record<string, unknown>> {
     // (a) the index, one timing per query
     const idxTimes: number[] = [];
     const idxLengths: number[] = [];
+    const idxPaths: (number | undefined)[] = []; // undefined when truncated at 1,000
     for (const [s, t] of pairs) {
       const started = process.hrtime.bigint();
       const r = allShortestPaths(index, index.dense(s), index.dense(t), { kinds: null, maxPaths: 1000 });
       idxTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
       idxLengths.push(r.length);
+      idxPaths.push(r.truncated ? undefined : r.paths.length);
     }
 
     // (b) level-by-level bidirectional BFS in SQL
@@ -80,6 +89,28 @@ export async function pathsBench(): Promise<Record<string, unknown>> {
       bfsTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
       bfsQueries += r.queries;
       if (r.length !== idxLengths[i]) bfsAgree = false;
+    }
+
+    // (b2) BloodHound's harness: temporary path-space tables, full paths per frontier row, all shortest paths
+    const harnessPairs = pairs.slice(0, smoke ? 5 : Number(process.env.BENCH_HARNESS_PAIRS ?? 100));
+    const harnessVisited = process.env.BENCH_HARNESS_VISITED !== '0';
+    const harnessTimes: number[] = [];
+    let harnessQueries = 0;
+    let harnessPathCount = 0;
+    let harnessLengthsAgree = true;
+    let harnessPathsAgree = true;
+    let harnessPathsCompared = 0;
+    for (const [i, [s, t]] of harnessPairs.entries()) {
+      const started = process.hrtime.bigint();
+      const r = await sqlHarnessAllShortestPaths(store.db, s, t, 15, { visited: harnessVisited });
+      harnessTimes.push(Number(process.hrtime.bigint() - started) / 1e6);
+      harnessQueries += r.queries;
+      harnessPathCount += r.paths;
+      if (r.length !== idxLengths[i]) harnessLengthsAgree = false;
+      if (idxPaths[i] !== undefined) {
+        harnessPathsCompared++;
+        if (r.paths !== idxPaths[i]) harnessPathsAgree = false;
+      }
     }
 
     // (c) the recursive query
@@ -96,6 +127,7 @@ export async function pathsBench(): Promise<Record<string, unknown>> {
     const rebuild = await rebuildWhileQuerying(store.db, graph, pairs);
     const a = summarise(idxTimes);
     const b = summarise(bfsTimes);
+    const b2 = summarise(harnessTimes);
     const c = summarise(recTimes);
     return {
       storage: store.kind,
@@ -110,11 +142,20 @@ export async function pathsBench(): Promise<Record<string, unknown>> {
       retained_heap_plus_arraybuffers_bytes_per_edge: Number((retained / index.edgeCount).toFixed(1)),
       index_ms: a,
       sql_bidirectional_bfs_ms: { ...b, queries_per_pair: Number((bfsQueries / Math.max(1, bfsPairs.length)).toFixed(1)) },
+      sql_harness_ms: {
+        ...b2,
+        queries_per_pair: Number((harnessQueries / Math.max(1, harnessPairs.length)).toFixed(1)),
+        paths_per_pair: Number((harnessPathCount / Math.max(1, harnessPairs.length)).toFixed(1)),
+        visited_tables: harnessVisited,
+      },
       sql_recursive_ms: c,
-      pairs: { index: pairs.length, bfs: bfsPairs.length, recursive: recPairs.length },
+      pairs: { index: pairs.length, bfs: bfsPairs.length, harness: harnessPairs.length, recursive: recPairs.length },
       speedup_index_over_bfs: { p50: ratio(b.p50, a.p50), mean: ratio(b.mean, a.mean) },
+      speedup_index_over_harness: { p50: ratio(b2.p50, a.p50), mean: ratio(b2.mean, a.mean) },
       speedup_index_over_recursive: { p50: ratio(c.p50, a.p50), mean: ratio(c.mean, a.mean) },
-      lengths_agree: { bfs: bfsAgree, recursive: recAgree },
+      lengths_agree: { bfs: bfsAgree, harness: harnessLengthsAgree, recursive: recAgree },
+      // Pairs where the index was not truncated: its path count equals the harness's.
+      paths_agree: { harness: harnessPathsAgree, pairs_compared: harnessPathsCompared },
       rebuild_while_querying: rebuild,
     };
   } finally {
