@@ -8,6 +8,7 @@ import { entityTypeOf, LISTS, type EntityType, type ListId } from './entities-li
 import { traverse } from './entities-traverse.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
+import { cachedNodeReads } from './node-cache.js';
 
 /** A node shown as an entity: the node and the panel type it is shown with. */
 export interface Entity {
@@ -26,9 +27,10 @@ export type GraphEdgeModel = GraphEdge;
  */
 export function createEntityService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: () => Promise<IconLookup> }) {
   const { store } = deps;
+  const nodes = cachedNodeReads(store, deps.index);
 
   async function find(context: string, objectId: string, kind?: string): Promise<Entity> {
-    const node = await findNode(store, context, objectId, kind);
+    const node = await findNode(nodes, context, objectId, kind);
     const type = entityTypeOf(node.kinds) ?? { path: 'base', kind: 'Base', lists: ['controllers', 'controllables'] };
     return { node, type };
   }

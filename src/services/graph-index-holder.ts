@@ -16,11 +16,29 @@ export class GraphIndexHolder {
   /** Set when a change was announced while a rebuild was running: that rebuild may have missed it. */
   private again = false;
   private checkedAt = 0;
+  /** The store generation last seen, and a counter that moves whenever the graph may have changed (see epoch). */
+  private generationSeen?: number;
+  private epochValue = 0;
 
   constructor(
     private readonly store: GraphStore,
     private readonly opts: { checkIntervalMs: number; log: Logger },
   ) {}
+
+  /**
+   * Moves whenever the graph may have changed: a local write (invalidate) or a new generation seen by current() or
+   * a rebuild. What is read from the graph under one epoch may be kept in memory until it moves, which bounds
+   * its staleness as the index's is bounded: another writer's change shows within `checkIntervalMs`.
+   */
+  get epoch(): number {
+    return this.epochValue;
+  }
+
+  private seen(generation: number): void {
+    if (generation === this.generationSeen) return;
+    this.generationSeen = generation;
+    this.epochValue++;
+  }
 
   /** Whether a rebuild is running (the previous index answers meanwhile). */
   get rebuilding(): boolean {
@@ -33,6 +51,7 @@ export class GraphIndexHolder {
     if (this.building || Date.now() - this.checkedAt < this.opts.checkIntervalMs) return index;
     const generation = await this.store.generation();
     this.checkedAt = Date.now();
+    this.seen(generation);
     if (index.generation !== generation) void this.rebuild().catch(() => undefined); // logged in rebuild
     return this.index ?? index;
   }
@@ -44,6 +63,7 @@ export class GraphIndexHolder {
    */
   invalidate(): Promise<void> {
     this.checkedAt = 0;
+    this.epochValue++;
     if (this.building) this.again = true;
     const settled = this.building ? this.building.catch(() => undefined).then(() => this.building ?? this.rebuild()) : this.rebuild();
     return settled.then(
@@ -60,6 +80,7 @@ export class GraphIndexHolder {
       .then((index) => {
         this.index = index; // the swap: queries that start from here on see the new index
         this.checkedAt = Date.now();
+        this.seen(index.generation);
         this.opts.log.info(
           { nodes: index.nodeCount, edges: index.edgeCount, generation: index.generation, ms: Date.now() - started },
           'graph index built',

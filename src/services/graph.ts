@@ -9,6 +9,7 @@ import type { GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 import { findNode, findNodes, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
+import { cachedNodeReads } from './node-cache.js';
 
 export interface PathsResult {
   graph: Record<string, unknown>;
@@ -34,6 +35,7 @@ export type ListName = keyof typeof LISTS;
 /** Entity information, entity lists and attack paths, answered from the in-memory index and the graph store. */
 export function createGraphService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: () => Promise<IconLookup> }) {
   const { store } = deps;
+  const nodes = cachedNodeReads(store, deps.index);
 
   async function traversal(name: ListName, index: GraphIndex, node: GraphNode): Promise<Found> {
     const root = index.dense(node.id);
@@ -44,11 +46,11 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
 
   return {
     async node(objectId: string): Promise<GraphNode | null> {
-      return (await store.nodeByObjectId(objectId.trim().toUpperCase())) ?? null;
+      return (await nodes.nodeByObjectId(objectId.trim().toUpperCase())) ?? null;
     },
 
     /** Endpoint 6: a User node (404 for any other kind). */
-    userNode: (objectId: string) => findNode(store, 'users', objectId, 'User'),
+    userNode: (objectId: string) => findNode(nodes, 'users', objectId, 'User'),
 
     async userCounts(node: GraphNode): Promise<Record<string, number>> {
       const index = await deps.index.current();
@@ -61,7 +63,7 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
     async list(name: ListName, objectId: string, input: ListInput): Promise<NodeList> {
       const { rootKind, context } = LISTS[name];
       const req = listRequest(context, input);
-      const node = await findNode(store, context, objectId, rootKind);
+      const node = await findNode(nodes, context, objectId, rootKind);
       const index = await deps.index.current();
       const found = await traversal(name, index, node);
       return nodePage(store, index, found.nodes, req);
@@ -71,7 +73,7 @@ export function createGraphService(deps: { store: GraphStore; index: GraphIndexH
      * gives REST the Graph format). */
     async listGraph(name: ListName, objectId: string): Promise<TypedGraph> {
       const { rootKind, context } = LISTS[name];
-      const node = await findNode(store, context, objectId, rootKind);
+      const node = await findNode(nodes, context, objectId, rootKind);
       const index = await deps.index.current();
       const found = await traversal(name, index, node);
       return typedSubgraph(store, index, found.nodes, found.edges);

@@ -1,0 +1,58 @@
+import request from 'supertest';
+import { useTestApp, type TestApp } from '../helpers/app';
+
+const USER = 'S-1-5-21-77-1001';
+
+async function seed(t: TestApp, name: string): Promise<void> {
+  await t.infra.graphStore.write((w) => w.upsertNodes([{ objectid: USER, kinds: ['Base', 'User'], properties: { name } }]));
+}
+
+/** Changes the node behind the store's back: no generation bump, as no writer of ours would do it. */
+async function rename(t: TestApp, name: string, bump: boolean): Promise<void> {
+  await t.testDb.db.query(`update graph_nodes set properties = properties || jsonb_build_object('name', $2::text) where objectid = $1`, [
+    USER,
+    name,
+  ]);
+  if (bump) await t.testDb.db.query('update graph_state set generation = generation + 1 where id = 1');
+}
+
+/**
+ * Entity look-ups read a node from memory while the graph's epoch stays (the index holder's: a local write or a
+ * new generation moves it), and from the database again once it moved: repeated requests for one node cost no
+ * round trip, and no write is hidden longer than the index check interval.
+ */
+describe('nodes kept in memory per graph epoch', () => {
+  describe('with a long check interval', () => {
+    const t = useTestApp({ indexCheckMs: 60_000 });
+    const name = async () => {
+      const res = await request(t.app).get(`/api/v2/users/${USER}?counts=false`).set('Authorization', `Bearer ${t.adminJwt}`);
+      expect(res.status).toBe(200);
+      return res.body.data.props.name as string;
+    };
+
+    it('answers a repeated look-up from memory, and a local write shows at once', async () => {
+      await seed(t, 'FIRST@CORP');
+      await t.infra.graphIndex.invalidate();
+      expect(await name()).toBe('FIRST@CORP');
+      await rename(t, 'BEHIND@CORP', false);
+      expect(await name()).toBe('FIRST@CORP'); // the node kept in memory answered
+      // A write through the store, then the holder told (as the data pipeline does after an ingest).
+      await seed(t, 'WRITTEN@CORP');
+      void t.infra.graphIndex.invalidate();
+      expect(await name()).toBe('WRITTEN@CORP');
+    });
+  });
+
+  describe('with the check on every request (tests) ', () => {
+    const t = useTestApp();
+
+    it("shows another writer's change as soon as its generation is seen", async () => {
+      await seed(t, 'FIRST@CORP');
+      await t.infra.graphIndex.invalidate();
+      const get = () => request(t.app).get(`/api/v2/users/${USER}?counts=false`).set('Authorization', `Bearer ${t.adminJwt}`);
+      expect((await get()).body.data.props.name).toBe('FIRST@CORP');
+      await rename(t, 'OTHER@CORP', true);
+      expect((await get()).body.data.props.name).toBe('OTHER@CORP');
+    });
+  });
+});
