@@ -56,7 +56,7 @@ function pick(headers: unknown, names: readonly string[]): Record<string, unknow
 }
 
 /**
- * Serializers for pino-http (request and response logs): the request line, the caller's address and the
+ * Serializers for the access log (http/access-log.ts): the request line, the caller's address and the
  * allowlisted headers, with secret query values hidden. Credential headers are never part of a line, at any level
  * (copying and redacting every header of every request was ~10 % of a signed lookup's CPU).
  */

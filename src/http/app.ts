@@ -3,10 +3,10 @@ import express, { type Express } from 'express';
 import compression from 'compression';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { Config } from '../config.js';
 import { createContextFactory } from '../graphql/context-factory.js';
-import { httpLogSerializers, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
+import { accessLog } from './access-log.js';
 import type { RestRoute } from '../rest/route.js';
 import { ROUTES } from '../rest/routes/index.js';
 import type { OperationRunner } from '../rest/run.js';
@@ -49,18 +49,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req) => (req as express.Request).requestId,
-      quietReqLogger: true,
-      serializers: httpLogSerializers,
-      // A flood is answered with 429s; one info line each is what made memory climb under one (issue 9.5). A 503
-      // (the database away, logged once by the pool) is expected while it lasts, not an error per request.
-      customLogLevel: (_req, res, err) =>
-        res.statusCode === 429 ? 'debug' : res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : 'info',
-    }),
-  );
+  app.use(accessLog(log));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps });
