@@ -78,8 +78,17 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     const token = ((await tokenRes.json()) as { data: { id: string; key: string } }).data;
     const signedHeaders = (target: string) => signRequest({ tokenId: token.id, tokenKey: token.key, method: 'GET', target });
 
+    // One user looked up again and again (an entity panel's pattern), and, to show what a look-up costs when the node
+    // is not in the server's memory, random users out of BENCH_ROTATING_USERS (more than the node memory keeps).
+    const rotating = (
+      await store.db.query<{ objectid: string }>(
+        `select n.objectid from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name = 'User' order by n.id limit $1`,
+        [smoke ? 50 : Number(process.env.BENCH_ROTATING_USERS ?? 20_000)],
+      )
+    ).map((r) => `/api/v2/users/${r.objectid}?counts=false`);
     const routes: Record<string, string> = {
       user_counts_false: `/api/v2/users/${user}?counts=false`,
+      users_rotating_counts_false: rotating[0]!,
       user_counts_true: `/api/v2/users/${user}?counts=true`,
       ps_remote_rights: `/api/v2/groups/${group}/ps-remote-rights`,
       shortest_path: `/api/v2/graphs/shortest-path?start_node=${user}&end_node=${target}`,
@@ -112,8 +121,15 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       return (await store.db.query<{ n: number }>(sql))[0]!.n;
     };
     let counted = await xacts();
+    const signedRotating = rotating.map((r) => ({ method: 'GET' as const, path: r, headers: signedHeaders(r) }));
     for (const [name, r] of Object.entries(routes)) {
-      const run = await drive(server.url + r, signedHeaders(r), seconds, connections);
+      const run = await drive(
+        server.url + r,
+        signedHeaders(r),
+        seconds,
+        connections,
+        name === 'users_rotating_counts_false' ? signedRotating : undefined,
+      );
       const now = await xacts();
       results[name] = {
         ...run,
@@ -147,8 +163,18 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
   }
 }
 
-async function drive(url: string, headers: Record<string, string>, seconds: number, connections: number) {
-  const r = await autocannon({ url, headers, duration: seconds, connections, workers: 1 });
+/** Drives one route, or with `pick` a random one of several per request (in this thread: a function cannot go to a worker). */
+async function drive(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  pick?: { method: 'GET'; path: string; headers: Record<string, string> }[],
+) {
+  const random = pick && [{ setupRequest: (req: object) => ({ ...req, ...pick[Math.floor(Math.random() * pick.length)]! }) }];
+  const r = await autocannon(
+    random ? { url, duration: seconds, connections, requests: random } : { url, headers, duration: seconds, connections, workers: 1 },
+  );
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers and ${r.errors} errors under load`);
   return {
     rps: Math.round(r.requests.average),

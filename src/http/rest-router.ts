@@ -1,4 +1,4 @@
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { notFound, unauthorized } from '../errors.js';
 import { MSG } from '../messages.js';
 import { parse } from '../rest/params.js';
@@ -21,6 +21,14 @@ export interface RestMountDeps {
  * directives on the operation; handlers hold no rules of their own.
  */
 export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMountDeps): void {
+  // One router per area (the path's first segment after /api/v2/), reached by a map look-up: express tries a
+  // router's routes one by one, and with all 189 in one list a look-up of a user tried 175 patterns first.
+  const areas = new Map<string, Router>();
+  // Lower-cased, trailing slashes off: express matches paths without regard to either.
+  const areaOf = (path: string) => {
+    const p = path.toLowerCase();
+    return p.startsWith(API_PREFIX) ? p.slice(API_PREFIX.length).split('/', 1)[0]! : p.replace(/\/+$/, '');
+  };
   for (const [key, group] of groupBySpecificity(routes)) {
     const first = group[0]!;
     for (const r of group) if (!deps.runner.has(r.operation)) throw new Error(`route ${key}: unknown operation ${r.operation}`);
@@ -55,9 +63,19 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
       send(res, out);
     };
     const method = first.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    app[method](first.path, deps.limiter(key), editionGate, deps.bodyReader(first), deps.authenticate, handler);
+    const area = areaOf(first.path);
+    let router = areas.get(area);
+    if (!router) areas.set(area, (router = express.Router()));
+    router[method](first.path, deps.limiter(key), editionGate, deps.bodyReader(first), deps.authenticate, handler);
   }
+  app.use((req, res, next) => {
+    const router = areas.get(areaOf(req.path));
+    if (router) router(req, res, next);
+    else next();
+  });
 }
+
+const API_PREFIX = '/api/v2/';
 
 /** The request's path parameters, query and body as the route's schemas parse them (400 naming the parameter). */
 function inputOf(route: RestRoute, req: Request): RouteInput<unknown, unknown, unknown> {
