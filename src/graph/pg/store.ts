@@ -1,9 +1,11 @@
 import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
-import { copyJson, Stager, type NodeRows, type StagedEdge, type StagedEndpoint } from './bulk.js';
+import { Stager } from './bulk.js';
+import { bulkBatch, COPY_BATCH, sendBulk, type BulkBatch } from './bulk-batch.js';
+import { boundProperties } from './bounds.js';
 import { scanEdgesByCopy, type CopyOutDb } from './edge-scan.js';
-import { edgeKindNames, endpointsOf, mergeEdges, mergeNodes, sortedIds, uniqueById } from './merge.js';
+import { edgeKindNames, endpointsOf, mergeEdges, mergeNodes, uniqueById } from './merge.js';
 import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
@@ -18,8 +20,6 @@ const RELEASE_NODES = Symbol('releaseNodes');
 const SCAN_PAGE = 50_000;
 /** Rows per parameterised statement (PGlite). */
 const WRITE_BATCH = 5_000;
-/** Rows per COPY and merge (real server): large enough that per-statement costs vanish, small enough to stream. */
-const COPY_BATCH = 20_000;
 
 interface NodeRow {
   id: number;
@@ -359,75 +359,5 @@ export class PgGraphStore implements GraphStore {
   }
 }
 
-/** Merged nodes and edges with their kind ids resolved and their rows encoded, in COPY-sized slices. */
-interface BulkBatch {
-  nodes: NodeRows[];
-  edges: { endpoints: StagedEndpoint[]; rows: StagedEdge[] }[];
-}
-
-/** Rows encoded between two turns of the event loop: the statements of the write in flight are answered promptly. */
-const PREPARE_SLICE = 2_000;
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-async function bulkBatch(
-  nodes: readonly NodeInput[] | undefined,
-  edges: readonly EdgeInput[] | undefined,
-  ids: Map<string, number>,
-): Promise<BulkBatch> {
-  const out: BulkBatch = { nodes: [], edges: [] };
-  for (let i = 0; nodes && i < nodes.length; i += COPY_BATCH) {
-    const rows: NodeRows = { o: [], k: [], p: [] };
-    for (let j = i; j < Math.min(nodes.length, i + COPY_BATCH); j++) {
-      const n = nodes[j]!;
-      rows.o.push(n.objectid);
-      rows.k.push(`{${sortedIds(n.kinds, ids).join(',')}}`);
-      rows.p.push(JSON.stringify(boundProperties(n.properties)));
-      if (j % PREPARE_SLICE === PREPARE_SLICE - 1) await nextTurn();
-    }
-    out.nodes.push(rows);
-  }
-  for (let i = 0; edges && i < edges.length; i += COPY_BATCH) {
-    const batch = edges.slice(i, i + COPY_BATCH);
-    const rows: StagedEdge[] = [];
-    for (let j = 0; j < batch.length; j++) {
-      const e = batch[j]!;
-      rows.push({ start: e.start, end: e.end, kindId: ids.get(e.kind)!, props: copyJson(boundProperties(e.properties)) });
-      if (j % PREPARE_SLICE === PREPARE_SLICE - 1) await nextTurn();
-    }
-    out.edges.push({ endpoints: endpointsOf(batch, ids).map((p) => ({ objectid: p.o, kindIds: p.k, seen: p.seen })), rows });
-  }
-  return out;
-}
-
-async function sendBulk(bulk: Stager, batch: BulkBatch): Promise<void> {
-  for (const lines of batch.nodes) await bulk.nodes(lines);
-  for (const { endpoints, rows } of batch.edges) await bulk.edges(endpoints, rows);
-}
-
-/**
- * Properties with every value over MAX_PROPERTY_BYTES replaced by a marker naming its size, so no writer can store
- * a value that would take GiBs to serve (ingest refuses such files with a message before they get here).
- */
-export function boundProperties(p: Properties): Properties {
-  let out: Properties | undefined;
-  for (const k in p) {
-    const bytes = approxBytes(p[k]);
-    if (bytes > SQL.MAX_PROPERTY_BYTES) {
-      (out ??= { ...p })[k] = `[value of ${bytes} bytes omitted: over the ${SQL.MAX_PROPERTY_BYTES}-byte property limit]`;
-    }
-  }
-  return out ?? p;
-}
-
-/** Size of a value as JSON, cheaply: exact enough for a limit that ordinary values are far below. */
-function approxBytes(v: unknown): number {
-  if (typeof v === 'string') return v.length * 3 > SQL.MAX_PROPERTY_BYTES ? Buffer.byteLength(v) + 2 : v.length;
-  if (Array.isArray(v)) {
-    let n = 2;
-    for (const x of v) n += typeof x === 'string' ? x.length + 3 : typeof x === 'object' && x !== null ? approxBytes(x) : 8;
-    return n;
-  }
-  if (typeof v === 'object' && v !== null) return JSON.stringify(v).length;
-  return 8;
-}
 export { mergeEdges, mergeNodes } from './merge.js';
+export { boundProperties } from './bounds.js';
