@@ -40,6 +40,11 @@ export class GraphIndexHolder {
     this.epochValue++;
   }
 
+  /** Whether an index has been built (before that, current() waits for the first build). */
+  get ready(): boolean {
+    return this.index !== undefined;
+  }
+
   /** Whether a rebuild is running (the previous index answers meanwhile). */
   get rebuilding(): boolean {
     return this.building !== undefined;

@@ -14,12 +14,18 @@ const MAX_NODES = 10_000;
  * look-ups cost no database round trip. A node read while the epoch moved is not kept. Nodes are frozen: a caller
  * that changed one would change every later answer.
  */
-export function cachedNodeReads(store: NodeReader, index: Pick<GraphIndexHolder, 'epoch' | 'current'>, max = MAX_NODES): NodeReader {
+export function cachedNodeReads(
+  store: NodeReader,
+  index: Pick<GraphIndexHolder, 'epoch' | 'current' | 'ready'>,
+  max = MAX_NODES,
+): NodeReader {
   let epoch = -1;
   const nodes = new Map<string, GraphNode | undefined>();
   return {
     async nodeByObjectId(objectid: string) {
-      await index.current(); // notices another writer's change (at most every checkIntervalMs)
+      // Until the first index is built there is no epoch to trust, and a look-up must not wait for that build.
+      if (!index.ready) return store.nodeByObjectId(objectid);
+      await index.current(); // notices another writer's change (at most every checkIntervalMs); never waits for a rebuild
       const at = index.epoch;
       if (at !== epoch) {
         nodes.clear();

@@ -43,6 +43,19 @@ describe('nodes kept in memory per graph epoch', () => {
     });
   });
 
+  describe('before the first index is built', () => {
+    const t = useTestApp({ indexCheckMs: 60_000 });
+
+    it('reads the node from the database without waiting for an index build', async () => {
+      await seed(t, 'COLD@CORP');
+      expect(t.infra.graphIndex.ready).toBe(false);
+      const res = await request(t.app).get(`/api/v2/users/${USER}?counts=false`).set('Authorization', `Bearer ${t.adminJwt}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data.props.name).toBe('COLD@CORP');
+      expect(t.infra.graphIndex.ready).toBe(false);
+    });
+  });
+
   describe('with the check on every request (tests) ', () => {
     const t = useTestApp();
 
