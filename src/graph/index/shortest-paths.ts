@@ -46,16 +46,17 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
   function search(): PathResult {
     distF[s] = base;
     distB[t] = base;
-    let frontF = [s];
-    let frontB = [t];
+    // Each side's BFS levels: levelsF[d] holds the nodes at distance d from s (levelsB: to t).
+    const levelsF = [[s]];
+    const levelsB = [[t]];
     let depthF = 0;
     let depthB = 0;
     let meet: number[] = [];
 
-    while (frontF.length && frontB.length && depthF + depthB < maxDepth) {
-      const forward = frontF.length <= frontB.length;
-      if (forward) frontF = expandLevel(out, frontF, distF, distB, base, depthF++, allowed, meet);
-      else frontB = expandLevel(inn, frontB, distB, distF, base, depthB++, allowed, meet);
+    while (levelsF[depthF]!.length && levelsB[depthB]!.length && depthF + depthB < maxDepth) {
+      const forward = levelsF[depthF]!.length <= levelsB[depthB]!.length;
+      if (forward) levelsF.push(expandLevel(out, levelsF[depthF]!, distF, distB, base, depthF++, allowed, meet));
+      else levelsB.push(expandLevel(inn, levelsB[depthB]!, distB, distF, base, depthB++, allowed, meet));
       if (meet.length) break;
     }
     if (!meet.length) return none;
@@ -67,8 +68,8 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
 
     // onPath[v] === base: v lies on a shortest path. Walk back from the meeting nodes on both sides.
     for (const v of meet) onPath[v] = base;
-    markBack(inn, meet, distF, onPath, base, allowed);
-    markBack(out, meet, distB, onPath, base, allowed);
+    markBack(inn, out, levelsF, meet, distF, onPath, base, allowed);
+    markBack(out, inn, levelsB, meet, distB, onPath, base, allowed);
 
     // Every meeting node splits its paths at the same hop (they were found in one level). A node at hop h <= split
     // has exact distance h from s; a node beyond it has exact distance length - h to t.
@@ -151,10 +152,13 @@ function expandLevel(
 ): number[] {
   const next: number[] = [];
   const value = base + depth + 1;
+  // The side's arrays in locals, and each row's end read once: the loop is the query's hottest.
+  const { offsets, others, edges } = side;
   for (const u of front) {
-    for (let q = side.offsets[u]!; q < side.offsets[u + 1]!; q++) {
-      if (allowed !== null && !allowed(side.edges ? side.edges[q]! : q)) continue;
-      const v = side.others[q]!;
+    const end = offsets[u + 1]!;
+    for (let q = offsets[u]!; q < end; q++) {
+      if (allowed !== null && !allowed(edges ? edges[q]! : q)) continue;
+      const v = others[q]!;
       if (mine[v]! >= base) continue;
       mine[v] = value;
       next.push(v);
@@ -164,9 +168,16 @@ function expandLevel(
   return next;
 }
 
-/** Marks on `onPath` every node one level closer to this side's origin, level by level back from `from`. */
+/**
+ * Marks on `onPath` every node one level closer to this side's origin, level by level back from `from` (all at one
+ * distance). Per level, whichever scan is smaller: the edges leading back from the level's marked nodes (`back`),
+ * or the edges leading forward from every node of the previous BFS level (`ahead`). A hub on a path has hundreds of
+ * edges leading back and few nodes of the level before it lead anywhere, so the second is often far smaller.
+ */
 function markBack(
-  side: Side,
+  back: Side,
+  ahead: Side,
+  levels: number[][],
   from: number[],
   dist: Int32Array,
   onPath: Int32Array,
@@ -174,20 +185,45 @@ function markBack(
   allowed: ((pos: number) => boolean) | null,
 ): void {
   let layer = from;
-  while (layer.length) {
+  for (let d = dist[from[0]!]! - base; d > 0 && layer.length; d--) {
+    const want = base + d - 1;
+    const before = levels[d - 1]!;
     const prev: number[] = [];
-    for (const v of layer) {
-      const d = dist[v]! - base;
-      if (d <= 0) continue;
-      const want = dist[v]! - 1;
-      for (let q = side.offsets[v]!; q < side.offsets[v + 1]!; q++) {
-        const u = side.others[q]!;
-        if (dist[u] === want && onPath[u] !== base && (allowed === null || allowed(side.edges ? side.edges[q]! : q))) {
-          onPath[u] = base;
-          prev.push(u);
+    if (edgesOf(back, layer) <= edgesOf(ahead, before)) {
+      const { offsets, others, edges } = back;
+      for (const v of layer) {
+        const end = offsets[v + 1]!;
+        for (let q = offsets[v]!; q < end; q++) {
+          const u = others[q]!;
+          if (dist[u] === want && onPath[u] !== base && (allowed === null || allowed(edges ? edges[q]! : q))) {
+            onPath[u] = base;
+            prev.push(u);
+          }
+        }
+      }
+    } else {
+      const { offsets, others, edges } = ahead;
+      const at = want + 1;
+      for (const u of before) {
+        const end = offsets[u + 1]!;
+        for (let q = offsets[u]!; q < end; q++) {
+          const v = others[q]!;
+          if (onPath[v] === base && dist[v] === at && (allowed === null || allowed(edges ? edges[q]! : q))) {
+            onPath[u] = base;
+            prev.push(u);
+            break;
+          }
         }
       }
     }
     layer = prev;
   }
+}
+
+/** Edges leading out of a set of nodes on one side: what scanning them costs. */
+function edgesOf(side: Side, nodes: readonly number[]): number {
+  const { offsets } = side;
+  let n = 0;
+  for (const v of nodes) n += offsets[v + 1]! - offsets[v]!;
+  return n;
 }
