@@ -1,4 +1,5 @@
 import { PgGraphStore } from '../../src/graph/pg/store';
+import { embedded } from '../helpers/db';
 import { useGraphDb } from '../helpers/graph';
 
 /**
@@ -127,6 +128,51 @@ describe('graph writer', () => {
       );
     expect(row!.n).toBe(4 * 4 * 2);
   });
+
+  // Only a real server has concurrent writers (PGlite serves one session).
+  (embedded() ? it.skip : it)(
+    'fails the write, writing nothing, when another writer deletes an endpoint while the batch resolves it',
+    async () => {
+      await g.store().write((w) =>
+        w.upsertNodes([
+          { objectid: 'RACE-A', kinds: ['Base', 'User'], properties: {} },
+          { objectid: 'RACE-X', kinds: ['Base', 'Group'], properties: {} },
+        ]),
+      );
+      // Another writer deletes RACE-X and holds its transaction open.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let deleted!: () => void;
+      const didDelete = new Promise<void>((r) => (deleted = r));
+      const other = g.db().tx(async (q) => {
+        await q.execute(`delete from graph_nodes where objectid = 'RACE-X'`);
+        deleted();
+        await held;
+      });
+      await didDelete;
+      // Our write's snapshot still sees RACE-X; locking it waits for the other writer, which then commits.
+      const write = g.store().write((w) => w.upsertEdges([{ start: 'RACE-A', end: 'RACE-X', kind: 'MemberOf', properties: {} }]));
+      write.catch(() => undefined);
+      for (let i = 0; i < 100; i++) {
+        const [w] = await g
+          .db()
+          .query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+        if (w!.n > 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      release();
+      await other;
+      await expect(write).rejects.toThrow(/another writer deleted/);
+      const [row] = await g
+        .db()
+        .query<{ n: number }>(
+          `select count(*)::int as n from graph_edges e join graph_nodes a on a.id = e.start_id where a.objectid = 'RACE-A'`,
+        );
+      expect(row!.n).toBe(0);
+    },
+  );
 
   it('writes nothing of a transaction that fails, even with a batch still in flight', async () => {
     const before = await g.store().counts();

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import type { Properties } from '../model.js';
-import { AppError } from '../../errors.js';
+import { AppError, conflict } from '../../errors.js';
 import * as SQL from './bulk-sql.js';
 
 /**
@@ -141,13 +141,26 @@ export class Stager {
         if (missing.length) this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.LOCK_NODES, [missing]));
       }
     }
-    // Rows by node id, encoded straight from the batch (an edge whose endpoint did not resolve is left out).
+    // Rows by node id, encoded straight from the batch. An endpoint that did not resolve was deleted by another
+    // writer after this statement's snapshot: its edges cannot be written, and the file fails rather than lose them.
+    let lost = 0;
     const encode = (e: StagedEdge) => {
       const s = this.known.get(e.start);
       const t = this.known.get(e.end);
-      return s && t ? `${s.id}\t${t.id}\t${e.kindId}\t${e.props}\n` : '';
+      if (s && t) return `${s.id}\t${t.id}\t${e.kindId}\t${e.props}\n`;
+      lost++;
+      return '';
     };
-    if (!(this.direct && (await this.copyDirect(rows, encode)))) await this.mergeById(rows, encode);
+    if (!(this.direct && (await this.copyDirect(rows, encode)))) {
+      lost = 0; // encoded again from the start
+      await this.mergeById(rows, encode);
+    }
+    if (lost) {
+      throw conflict(
+        'ingest',
+        `${lost} edge(s) point at a node another writer deleted while this file was being written; nothing of the file was written: upload it again.`,
+      );
+    }
   }
 
   /**
