@@ -1,36 +1,17 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { PgGraphStore } from '../../src/graph/pg/store';
 import { ingestPath } from '../../src/ingest/ingest-path';
-import { createTestDb, type TestDb } from '../helpers/db';
+import { useIngestFiles } from '../helpers/ingest-files';
 import { dumpGraph, SHARED_FIXTURES } from '../helpers/fixtures';
 
 /** BloodHound's generic OpenGraph JSON: conversion, endpoint matching and the validation rules of its schemas. */
 const MINIMAL = path.join(SHARED_FIXTURES, 'opengraph', 'minimal.json');
 
 describe('OpenGraph ingest', () => {
-  let t: TestDb;
-  let store: PgGraphStore;
-  let dir: string;
-  beforeAll(async () => {
-    t = await createTestDb();
-    store = new PgGraphStore(t.db);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-opengraph-'));
-  });
-  afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    await t.drop();
-  });
-  const write = (name: string, body: unknown) => {
-    const f = path.join(dir, name);
-    fs.writeFileSync(f, typeof body === 'string' ? body : JSON.stringify(body));
-    return f;
-  };
-  const nodeCount = async () => (await t.db.query<{ n: number }>('select count(*)::int as n from graph_nodes'))[0]!.n;
+  const f = useIngestFiles('gas-opengraph-');
+  const { write, nodeCount } = f;
 
   it('ingests nodes and edges matched by id, name and property, edges before nodes', async () => {
-    const r = await ingestPath(store, MINIMAL);
+    const r = await ingestPath(f.store(), MINIMAL);
     expect(r.errors).toEqual([]);
     expect(r.files[0]).toMatchObject({
       type: 'opengraph',
@@ -39,7 +20,7 @@ describe('OpenGraph ingest', () => {
       edges: 3,
       skipped: { 'edges skipped: endpoint matches no node': 1 },
     });
-    const g = await dumpGraph(t.db);
+    const g = await dumpGraph(f.db());
     expect(g.nodes.get('USER-1')).toEqual({
       kinds: ['GH_Principal', 'GH_User'],
       properties: expect.objectContaining({
@@ -108,7 +89,7 @@ describe('OpenGraph ingest', () => {
     ['metadata alone', { metadata: { source_kind: 'X' } }, /no graph tag found/],
   ])('refuses %s, naming the file and the element, writing nothing', async (_, body, message) => {
     const before = await nodeCount();
-    const r = await ingestPath(store, write('bad-graph.json', { ...body, graph: (body as { graph?: unknown }).graph }));
+    const r = await ingestPath(f.store(), write('bad-graph.json', { ...body, graph: (body as { graph?: unknown }).graph }));
     expect(r.files).toEqual([]);
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]!.message).toMatch(/^bad-graph\.json: /);
@@ -118,7 +99,7 @@ describe('OpenGraph ingest', () => {
 
   it('reports at most 15 problems, and refuses the whole file', async () => {
     const nodes = Array.from({ length: 40 }, (_, i) => ({ id: `bad-${i}` }));
-    const r = await ingestPath(store, write('many.json', { graph: { nodes } }));
+    const r = await ingestPath(f.store(), write('many.json', { graph: { nodes } }));
     expect(r.errors[0]!.message.match(/kinds is required/g)).toHaveLength(15);
   });
 });

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { PgGraphStore } from '../../src/graph/pg/store';
 import { ingestPath } from '../../src/ingest/ingest-path';
 import { tailMeta } from '../../src/ingest/tail-meta';
-import { createTestDb, type TestDb } from '../helpers/db';
+import { useIngestFiles } from '../helpers/ingest-files';
 import { dataFirst } from '../helpers/data-first';
 import { TESTLAB } from '../helpers/fixtures';
 
@@ -14,23 +12,8 @@ import { TESTLAB } from '../helpers/fixtures';
  * in a meta object gets no hint at all.
  */
 describe('meta read from the end of a data-first file', () => {
-  let t: TestDb;
-  let store: PgGraphStore;
-  let dir: string;
-  beforeAll(async () => {
-    t = await createTestDb();
-    store = new PgGraphStore(t.db);
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-tail-meta-'));
-  });
-  afterAll(async () => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    await t.drop();
-  });
-  const write = (name: string, body: string) => {
-    const f = path.join(dir, name);
-    fs.writeFileSync(f, body);
-    return f;
-  };
+  const f = useIngestFiles('gas-tail-meta-');
+  const { write } = f;
   const user = (id: string) => ({ ObjectIdentifier: id, Properties: { name: id }, Aces: [] });
 
   it('finds the top-level meta of a data-first file, and nothing in other shapes', () => {
@@ -45,26 +28,26 @@ describe('meta read from the end of a data-first file', () => {
     expect(tailMeta(write('f.json', '{"data": [], "meta": {"type": "users"}} x'))).toBeUndefined();
     expect(tailMeta(write('g.json', '{"data": [], "meta": {"type": "us'))).toBeUndefined();
     expect(tailMeta(write('h.json', ''))).toBeUndefined();
-    expect(tailMeta(path.join(dir, 'missing.json'))).toBeUndefined();
+    expect(tailMeta(path.join(f.dir(), 'missing.json'))).toBeUndefined();
   });
 
   it('ingests a data-first file to the same graph as its meta-first form', async () => {
     const items = [user('S-1-5-21-9-1001'), user('S-1-5-21-9-1002')];
-    const first = await ingestPath(store, write('first.json', JSON.stringify({ meta: { type: 'users', version: 6 }, data: items })));
-    const last = await ingestPath(store, write('last.json', JSON.stringify({ data: items, meta: { type: 'users', version: 6 } })));
+    const first = await ingestPath(f.store(), write('first.json', JSON.stringify({ meta: { type: 'users', version: 6 }, data: items })));
+    const last = await ingestPath(f.store(), write('last.json', JSON.stringify({ data: items, meta: { type: 'users', version: 6 } })));
     expect(first.errors).toEqual([]);
     expect(last.errors).toEqual([]);
     expect(last.files[0]).toMatchObject({ type: 'users', objects: 2, nodes: first.files[0]!.nodes });
-    expect((await store.nodeByObjectId('S-1-5-21-9-1002'))!.kinds).toContain('User');
+    expect((await f.store().nodeByObjectId('S-1-5-21-9-1002'))!.kinds).toContain('User');
   });
 
   it('refuses a file whose first meta differs from the one at its end, writing nothing', async () => {
-    const before = (await t.db.query<{ n: number }>('select count(*)::int as n from graph_nodes'))[0]!.n;
+    const before = (await f.db().query<{ n: number }>('select count(*)::int as n from graph_nodes'))[0]!.n;
     const body = `{"data": [${JSON.stringify(user('S-1-5-21-9-2001'))}], "meta": {"type": "users"}, "meta": {"type": "groups"}}`;
-    const r = await ingestPath(store, write('twice.json', body));
+    const r = await ingestPath(f.store(), write('twice.json', body));
     expect(r.files).toEqual([]);
     expect(r.errors[0]!.message).toMatch(/^twice\.json: meta\.type "users" differs from the "groups"/);
-    expect((await t.db.query<{ n: number }>('select count(*)::int as n from graph_nodes'))[0]!.n).toBe(before);
-    expect(await store.nodeByObjectId('S-1-5-21-9-2001')).toBeUndefined();
+    expect((await f.db().query<{ n: number }>('select count(*)::int as n from graph_nodes'))[0]!.n).toBe(before);
+    expect(await f.store().nodeByObjectId('S-1-5-21-9-2001')).toBeUndefined();
   });
 });
