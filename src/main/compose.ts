@@ -14,6 +14,7 @@ import type { Logger } from '../logger.js';
 import { createDatapipeService } from '../services/datapipe.js';
 import { createGraphService } from '../services/graph.js';
 import { createEntityService } from '../services/entities.js';
+import { cachedNodeReads } from '../services/node-cache.js';
 import { createSearchService } from '../services/search.js';
 import { createJobListsService } from '../services/job-lists.js';
 import { createSearchStore } from '../db/stores/search-store.js';
@@ -151,8 +152,10 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
-  const graph = createGraphService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
-  const entities = createEntityService({ store: graphStore, index: graphIndex, icons: () => customNodes.icons() });
+  // One memory of single nodes for both services: an entity panel's requests go to either.
+  const nodes = cachedNodeReads(graphStore, graphIndex);
+  const graph = createGraphService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
+  const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
   const datapipe = createDatapipeService({

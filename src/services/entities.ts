@@ -8,7 +8,7 @@ import { entityTypeOf, LISTS, type EntityType, type ListId } from './entities-li
 import { traverse } from './entities-traverse.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
-import { cachedNodeReads } from './node-cache.js';
+import type { NodeReader } from './node-cache.js';
 
 /** A node shown as an entity: the node and the panel type it is shown with. */
 export interface Entity {
@@ -25,9 +25,14 @@ export type GraphEdgeModel = GraphEdge;
  * lists and their traversals are data (entities-lists.ts); everything here runs on the in-memory path index, which
  * answers a count in microseconds where the same recursive SQL takes milliseconds to seconds.
  */
-export function createEntityService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: () => Promise<IconLookup> }) {
-  const { store } = deps;
-  const nodes = cachedNodeReads(store, deps.index);
+export function createEntityService(deps: {
+  store: GraphStore;
+  index: GraphIndexHolder;
+  /** Single-node reads, shared by the services that answer an entity panel (one memory for both). */
+  nodes: NodeReader;
+  icons?: () => Promise<IconLookup>;
+}) {
+  const { store, nodes } = deps;
 
   async function find(context: string, objectId: string, kind?: string): Promise<Entity> {
     const node = await findNode(nodes, context, objectId, kind);

@@ -9,7 +9,7 @@ import type { GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 import { findNode, findNodes, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
-import { cachedNodeReads } from './node-cache.js';
+import type { NodeReader } from './node-cache.js';
 
 export interface PathsResult {
   graph: Record<string, unknown>;
@@ -33,9 +33,14 @@ const LISTS = {
 export type ListName = keyof typeof LISTS;
 
 /** Entity information, entity lists and attack paths, answered from the in-memory index and the graph store. */
-export function createGraphService(deps: { store: GraphStore; index: GraphIndexHolder; icons?: () => Promise<IconLookup> }) {
-  const { store } = deps;
-  const nodes = cachedNodeReads(store, deps.index);
+export function createGraphService(deps: {
+  store: GraphStore;
+  index: GraphIndexHolder;
+  /** Single-node reads, shared by the services that answer an entity panel (one memory for both). */
+  nodes: NodeReader;
+  icons?: () => Promise<IconLookup>;
+}) {
+  const { store, nodes } = deps;
 
   async function traversal(name: ListName, index: GraphIndex, node: GraphNode): Promise<Found> {
     const root = index.dense(node.id);

@@ -36,6 +36,10 @@ describe('nodes kept in memory per graph epoch', () => {
       expect(await name()).toBe('FIRST@CORP');
       await rename(t, 'BEHIND@CORP', false);
       expect(await name()).toBe('FIRST@CORP'); // the node kept in memory answered
+      // The entity routes (another service) read through the same memory: one round trip for a whole panel.
+      const base = await request(t.app).get(`/api/v2/base/${USER}?counts=false`).set('Authorization', `Bearer ${t.adminJwt}`);
+      expect(base.status).toBe(200);
+      expect(base.body.data.props.name).toBe('FIRST@CORP');
       // A write through the store, then the holder told (as the data pipeline does after an ingest).
       await seed(t, 'WRITTEN@CORP');
       void t.infra.graphIndex.invalidate();
