@@ -86,7 +86,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   const sharphound = new SharpHoundConverter(now);
   const result: FileResult = { file, type: '', objects: 0, nodes: 0, edges: 0, perDomain: {}, unknownKinds: {} };
   const hinted = str(opts.metaHint, 'type')?.toLowerCase();
-  let type = hinted && SUPPORTED.has(hinted) && hinted !== 'opengraph' ? hinted : undefined;
+  let type = hinted && SUPPORTED.has(hinted) ? hinted : undefined;
   const hintedType = type;
   result.type = type ?? '';
   let nodes: NodeInput[] = [];
@@ -146,8 +146,9 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     // Whole when it is an ordinary batch: the store merges an edge met twice within one call, while a repeat split
     // across two calls makes the second one merge rather than insert. In slices when one object brought hundreds of
     // thousands of edges (the store's merge copies what it gets).
-    const slice = edges.length <= MAX_EDGE_CALL ? edges.length : FLUSH_OBJECTS * 4;
-    for (let i = 0; i < edges.length; i += slice) await w.upsertEdges(slice === edges.length ? edges : edges.slice(i, i + slice));
+    if (edges.length > MAX_EDGE_CALL) {
+      for (let i = 0; i < edges.length; i += FLUSH_OBJECTS * 4) await w.upsertEdges(edges.slice(i, i + FLUSH_OBJECTS * 4));
+    } else if (edges.length) await w.upsertEdges(edges);
     if (deletes.length) await w.deleteNodes(deletes);
     result.nodes += nodes.length;
     result.edges += edges.length;
