@@ -169,16 +169,20 @@ export function createCollectionJobsService(deps: CollectionJobsDeps) {
       }
       const message = typeof input.message === 'string' && input.message.trim() ? input.message.trim() : '';
       const upload = await datapipe.job(s, job.ingestJobId!);
+      let ended: JobModel;
       if (upload.totalFiles > 0) {
         await jobs.end(job.id, JOB_STATUS.ingesting, reported, message || 'collection ended; ingesting its data', clock());
+        // Read before the hand-over: once the upload is ended the pipeline may move the job on (to analyzing) at
+        // any moment, and the answer is what this call did, not how far the pipeline got in the meantime.
+        ended = (await jobs.get(job.id))!;
         await datapipe.endUpload(s, upload.id);
       } else {
         await datapipe.discardUpload(s, upload.id, 'the collector sent no data');
         const errors = (await jobs.errors([job.id])).length > 0;
         const status = reported === JOB_STATUS.complete && errors ? JOB_STATUS.partiallyComplete : reported;
         await jobs.end(job.id, status, reported, message || 'collection ended without data', clock());
+        ended = (await jobs.get(job.id))!;
       }
-      const ended = (await jobs.get(job.id))!;
       await refreshResults(job.id, await filesOf(ended));
       return ended;
     },
