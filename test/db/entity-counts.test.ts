@@ -44,6 +44,8 @@ describe('user entity counts on the index', () => {
       const d = ix.dense(ids.get(u)!);
       const counts = userCounts(ix, d);
       const list = (k: string[], target?: string) => throughMembership(ix, d, k, target).nodes.size;
+      // Hubs (groups counted from a kept union of their rights) at every threshold: none, most groups, all of them.
+      for (const hubEdges of [1, 4, 8]) expect(userCounts(ix, d, hubEdges)).toEqual(counts);
       expect(counts).toMatchObject({
         groupMembership: memberOfClosure(ix, d).size - 1,
         adminRights: list(['AdminTo'], 'Computer'),

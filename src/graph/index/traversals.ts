@@ -1,6 +1,7 @@
 import { ACL_KINDS } from '../kinds.js';
 import { gposApplyingTo, type GpoTopology } from '../rules/gpo.js';
 import type { GraphIndex } from './graph-index.js';
+import { HUB_EDGES, rightCounts } from './right-counts.js';
 
 /** A traversal's answer: the nodes it returns, and the edges (out positions) of the paths that lead to them. */
 export interface Found {
@@ -124,57 +125,6 @@ function grants(
   }
 }
 
-/** The counted rights of a user: five over Computer targets (bits 0-4), and the ACL rights (bit 5, any target). */
-const RIGHT_COUNTS = [
-  ['adminRights', ['AdminTo']],
-  ['rdpRights', ['CanRDP']],
-  ['backupRights', ['CanBackup']],
-  ['dcomRights', ['ExecuteDCOM']],
-  ['psRemoteRights', ['CanPSRemote']],
-  ['controllables', ACL_KINDS],
-] as const;
-const COMPUTER_RIGHTS = 0b11111;
-/** Per index: which counts each edge kind feeds, and which counts each node has been counted in. */
-const rightScratch = new WeakMap<GraphIndex, { mask: Uint8Array; counted: Uint8Array }>();
-
-/**
- * What throughMembership would list, as counts for all six rights in one pass over the closure's outbound edges
- * (six passes, one per right, scanned a large group's edges six times per entity count request).
- */
-function rightCounts(ix: GraphIndex, root: number, closure: number[]): Record<(typeof RIGHT_COUNTS)[number][0], number> {
-  let scratch = rightScratch.get(ix);
-  if (!scratch) {
-    const mask = new Uint8Array(65536);
-    RIGHT_COUNTS.forEach(([, kinds], i) => {
-      for (const k of kinds) if (ix.edgeKindId(k) >= 0) mask[ix.edgeKindId(k)]! |= 1 << i;
-    });
-    scratch = { mask, counted: new Uint8Array(ix.nodeCount) };
-    rightScratch.set(ix, scratch);
-  }
-  const { mask, counted } = scratch;
-  const computer = ix.kindBit('Computer');
-  const { table, stamp } = ix.marks();
-  const counts = RIGHT_COUNTS.map(() => 0);
-  for (const x of closure) {
-    for (let p = ix.outOffsets[x]!; p < ix.outOffsets[x + 1]!; p++) {
-      let m = mask[ix.outKinds[p]!]!;
-      if (m === 0) continue;
-      const v = ix.outTargets[p]!;
-      if (v === root) continue;
-      if (m & COMPUTER_RIGHTS && !ix.hasKind(v, computer)) m &= ~COMPUTER_RIGHTS;
-      if (table[v] !== stamp) {
-        table[v] = stamp;
-        counted[v] = 0;
-      }
-      const fresh = m & ~counted[v]!;
-      if (fresh === 0) continue;
-      counted[v]! |= fresh;
-      for (let i = 0; i < counts.length; i++) if (fresh & (1 << i)) counts[i]!++;
-    }
-  }
-  return Object.fromEntries(RIGHT_COUNTS.map(([name], i) => [name, counts[i]!])) as Record<(typeof RIGHT_COUNTS)[number][0], number>;
-}
-
 /** How many nodes controllersOf would list. */
 function countControllers(ix: GraphIndex, root: number): number {
   const acl = ix.kindSet(ACL_KINDS);
@@ -269,7 +219,7 @@ export function foreignGpoControllers(ix: GraphIndex, domainSid: string): Found 
 }
 
 /** BloodHound's user entity counts (ad_entity.go), computed on the index. */
-export function userCounts(ix: GraphIndex, user: number): Record<string, number> {
+export function userCounts(ix: GraphIndex, user: number, hubEdges = HUB_EDGES): Record<string, number> {
   const computer = ix.kindBit('Computer');
   const direct = (kind: string) => {
     const k = ix.edgeKindId(kind);
@@ -284,7 +234,7 @@ export function userCounts(ix: GraphIndex, user: number): Record<string, number>
     if (ix.outKinds[ix.inEdge[q]!] === hasSession && ix.hasKind(s, computer)) sessions.add(s);
   }
   const closure = reach(ix, [user], 'out', ix.edgeKindId('MemberOf'));
-  const rights = rightCounts(ix, user, closure);
+  const rights = rightCounts(ix, user, closure, hubEdges);
   return {
     sessions: sessions.size,
     groupMembership: closure.length - 1,
