@@ -40,7 +40,10 @@ export async function startServerChild(
 ): Promise<ServerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'src', 'cli.ts'), 'serve'], {
+  // BENCH_SERVER_DIST=1: the built service (`npm run build` first), exactly what `npm start` runs.
+  const entry =
+    process.env.BENCH_SERVER_DIST === '1' ? [path.join(ROOT, 'dist', 'cli.js')] : ['--import', 'tsx', path.join(ROOT, 'src', 'cli.ts')];
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry, 'serve'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

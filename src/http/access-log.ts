@@ -8,7 +8,10 @@ import { httpLogSerializers, type Logger } from '../logger.js';
  * A flood is answered with 429s: one info line each is what made memory climb under one (issue 9.5), so they are
  * debug. A 503 (the database away, logged once by the pool) is expected while it lasts: warn, not error.
  */
-export function accessLog(log: Logger): RequestHandler {
+export function accessLog(logger: Logger): RequestHandler {
+  // The line is built from allowlisted fields only (secret query values already hidden), so the logger's redaction
+  // paths, walked on every line, have nothing to find in it: ~40 % of a line's cost.
+  const log = logger.child({}, { redact: { paths: [] } });
   return (req, res, next) => {
     const started = performance.now();
     let logged = false;

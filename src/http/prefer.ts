@@ -56,24 +56,40 @@ export function prefer(opts: PreferOptions = {}) {
       }
     }
 
-    const controller = new AbortController();
+    // The abort signal is made when something first asks for it (most requests answered from memory never do);
+    // one that ends aborted before being asked for is born aborted.
+    let controller: AbortController | undefined;
+    let aborted = false;
+    const abort = () => {
+      aborted = true;
+      controller?.abort();
+    };
     const deadline = waitSeconds === -1 ? undefined : Date.now() + waitSeconds * 1000;
     let timer: NodeJS.Timeout | undefined;
     if (deadline !== undefined) {
       timer = setTimeout(
         () => {
-          controller.abort();
+          abort();
           writeError(res, timeout('middleware', MSG.timedOut), req.requestId);
         },
         Math.min(waitSeconds * 1000, MAX_TIMER_MS),
       );
     }
-    const done = () => {
+    res.once('close', () => {
       clearTimeout(timer);
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) abort();
+    });
+    const scope = {
+      requestId: req.requestId,
+      deadline,
+      get signal(): AbortSignal {
+        if (!controller) {
+          controller = new AbortController();
+          if (aborted) controller.abort();
+        }
+        return controller.signal;
+      },
     };
-    res.once('finish', () => clearTimeout(timer));
-    res.once('close', done);
-    runInScope({ requestId: req.requestId, deadline, signal: controller.signal }, next);
+    runInScope(scope, next);
   };
 }

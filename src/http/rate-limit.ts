@@ -20,7 +20,8 @@ export function rateLimiter(opts: RateLimitOptions = {}) {
     rateLimit({
       windowMs: 1000,
       limit: rps,
-      standardHeaders: 'draft-8',
+      // draft-7's single RateLimit header: draft-8's partition key is a SHA-256 of the client key on every request.
+      standardHeaders: 'draft-7',
       legacyHeaders: false,
       keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
       handler: (req: Request, res: Response, _next: NextFunction) => {
