@@ -129,31 +129,38 @@ export class Stager {
   async edges(endpoints: readonly StagedEndpoint[], rows: readonly StagedEdge[]): Promise<void> {
     this.bound();
     const fresh = endpoints.filter((n) => unresolved(this.known.get(n.objectid), n.kindIds));
-    if (fresh.length) {
-      const rows = await this.q.query<{ o: string; id: number; k: number[] }>(SQL.RESOLVE_ENDPOINTS, [
-        fresh.map((n) => n.objectid),
-        fresh.map((n) => `{${n.kindIds.join(',')}}`),
-        fresh.map((n) => loose(n.seen)),
-      ]);
-      this.learn(rows);
-      if (rows.length < fresh.length) {
+    const resolving = fresh.length
+      ? this.q.query<{ o: string; id: number; k: number[] }>(SQL.RESOLVE_ENDPOINTS, [
+          fresh.map((n) => n.objectid),
+          fresh.map((n) => `{${n.kindIds.join(',')}}`),
+          fresh.map((n) => loose(n.seen)),
+        ])
+      : undefined;
+    // Rows by node id. While the database resolves the new endpoints, the rows whose endpoints are known already
+    // (ids never change; a placeholder being typed keeps its id) are encoded, so the COPY below is fed at once and
+    // the database never waits for the encoder.
+    const lines: string[] = new Array<string>(rows.length);
+    const waiting: number[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const line = this.line(rows[i]!);
+      if (line) lines[i] = line;
+      else waiting.push(i);
+    }
+    if (resolving) {
+      const found = await resolving;
+      this.learn(found);
+      if (found.length < fresh.length) {
         const missing = fresh.filter((n) => !this.known.has(n.objectid)).map((n) => n.objectid);
         if (missing.length) this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.LOCK_NODES, [missing]));
       }
     }
-    // Rows by node id, encoded straight from the batch. An endpoint that did not resolve was deleted by another
-    // writer after this statement's snapshot: its edges cannot be written, and the file fails rather than lose them.
+    // An endpoint that did not resolve was deleted by another writer after this statement's snapshot: its edges
+    // cannot be written, and the file fails rather than lose them.
     let lost = 0;
-    const encode = (e: StagedEdge) => {
-      const s = this.known.get(e.start);
-      const t = this.known.get(e.end);
-      if (s && t) return `${s.id}\t${t.id}\t${e.kindId}\t${e.props}\n`;
-      lost++;
-      return '';
-    };
-    if (!(this.direct && (await this.copyDirect(rows, encode)))) {
-      lost = 0; // encoded again from the start
-      await this.mergeById(rows, encode);
+    for (const i of waiting) {
+      const line = this.line(rows[i]!);
+      if (line) lines[i] = line;
+      else lost++;
     }
     if (lost) {
       throw conflict(
@@ -161,6 +168,14 @@ export class Stager {
         `${lost} edge(s) point at a node another writer deleted while this file was being written; nothing of the file was written: upload it again.`,
       );
     }
+    if (!(this.direct && (await this.copyDirect(lines)))) await this.mergeById(lines, (l) => l);
+  }
+
+  /** An edge as a COPY line, or undefined while an endpoint's id is not known. */
+  private line(e: StagedEdge): string | undefined {
+    const s = this.known.get(e.start);
+    const t = this.known.get(e.end);
+    return s && t ? `${s.id}\t${t.id}\t${e.kindId}\t${e.props}\n` : undefined;
   }
 
   /**
@@ -169,10 +184,13 @@ export class Stager {
    * an existing edge fails on the unique index; it is rolled back to the savepoint and merged instead, and the rest
    * of the transaction merges (a re-upload of the same data would fail every batch).
    */
-  private async copyDirect<T>(rows: readonly T[], encode: (row: T) => string): Promise<boolean> {
+  private async copyDirect(lines: readonly string[]): Promise<boolean> {
     await this.q.query(SQL.SAVEPOINT);
     try {
-      await this.q.copyFrom(SQL.COPY_GRAPH_EDGES, chunks(rows, encode));
+      await this.q.copyFrom(
+        SQL.COPY_GRAPH_EDGES,
+        chunks(lines, (l) => l),
+      );
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
       await this.q.query(SQL.ROLLBACK_TO);
