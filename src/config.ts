@@ -70,6 +70,7 @@ const schema = z.object({
     .transform((v): number | string[] | false => (v === '' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((p) => p.trim()))),
   COLLECTORS_DIR: z.string().default('./collectors'),
   DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  ANALYSIS_MAX_HEAP_MB: z.coerce.number().int().min(0).optional(),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
   INDEX_CHECK_MS: z.coerce.number().int().min(0).default(1000),
   GRAPH_DRIVER: z.literal('pg', 'only "pg" exists: no Neo4j graph store is built yet (see docs/scaling.md)').default('pg'),
@@ -109,6 +110,8 @@ export type Config = {
   collectorsDir: string;
   /** How often the data pipeline looks for work requested elsewhere (other replicas); 0 = only when asked. */
   datapipePollMs: number;
+  /** Most heap one analysis run may take, in MiB; what the process has left when unset (ANALYSIS_MAX_HEAP_MB). */
+  analysisMaxHeapMb?: number;
   /** How often the scheduler turns due collection events into jobs (0 = never on its own). */
   schedulerPollMs: number;
   /** How often the path index compares the graph generation (to notice other replicas' writes). */
@@ -164,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),
     datapipePollMs: e.DATAPIPE_POLL_MS,
+    analysisMaxHeapMb: e.ANALYSIS_MAX_HEAP_MB,
     schedulerPollMs: e.SCHEDULER_POLL_MS,
     indexCheckMs: e.INDEX_CHECK_MS,
   };

@@ -11,6 +11,7 @@ import { coerceAndRelayNtlm } from './steps/ntlm.js';
 import { ownsAndWriteOwner } from './steps/owns.js';
 import { tierZero, type TierZeroSeed } from './steps/tier-zero.js';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
+import { availableHeap, checkAnalysisMemory } from './memory-guard.js';
 import { AnalysisGraph, Changes } from './view.js';
 
 export interface AnalysisResult {
@@ -53,6 +54,8 @@ export interface AnalysisOptions {
   tierZeroSeeds?: readonly TierZeroSeed[];
   /** See StepOptions; off by default, as in BloodHound. */
   citrixRdpSupport?: boolean;
+  /** Heap the run may take, in bytes; what this process has left when not given (tests pass less). */
+  heapBytes?: number;
 }
 
 /**
@@ -62,6 +65,9 @@ export interface AnalysisOptions {
  */
 export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {}): Promise<AnalysisResult> {
   const started = Date.now();
+  // Derived edges already in the graph are not read (they are made again, in memory, and counted in the estimate).
+  const graph = await store.counts({ edgesExcept: [...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS] });
+  checkAnalysisMemory(graph, opts.heapBytes ?? availableHeap());
   const g = await AnalysisGraph.load(store);
   const c = new Changes(g, (opts.now ?? new Date()).toISOString());
 

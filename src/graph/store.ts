@@ -78,7 +78,8 @@ export interface GraphStore {
   write<T>(fn: (w: GraphWriter) => Promise<T>): Promise<T>;
   /** Increases on every committed change; path indexes compare it to know they are stale. */
   generation(): Promise<number>;
-  counts(): Promise<{ nodes: number; edges: number }>;
+  /** Nodes and edges of the graph; `edgesExcept` leaves out the edges of those kinds. */
+  counts(opts?: { edgesExcept?: readonly string[] }): Promise<{ nodes: number; edges: number }>;
   nodeByObjectId(objectid: string): Promise<GraphNode | undefined>;
   nodesByIds(ids: readonly number[]): Promise<GraphNode[]>;
   /** Ids of the nodes that have any of the kinds. */

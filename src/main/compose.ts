@@ -165,6 +165,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     uploadsDir: path.join(config.dataDir, 'uploads'),
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
+    analysisHeapBytes: config.analysisMaxHeapMb === undefined ? undefined : config.analysisMaxHeapMb * 1024 ** 2,
     tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
     citrixRdpSupport: () => appConfig.citrixRdpSupport(),
     afterAnalysis: () => assetGroups.refreshAll(),

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { availableHeap } from '../analysis/memory-guard.js';
 import { runAnalysis, type AnalysisResult } from '../analysis/run.js';
 import { PERMISSIONS, type Session } from '../auth/session.js';
 import { type DatapipeStateModel, type DatapipeStore, type IngestFileModel, type IngestJobModel } from '../db/stores/datapipe-store.js';
-import { badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
+import { asAppError, badRequest, conflict, notFound, unsupportedMedia } from '../errors.js';
 import type { GraphStore } from '../graph/store.js';
 import type { Logger } from '../logger.js';
 import { runOutsideScope } from '../scope.js';
@@ -44,6 +45,8 @@ export interface DatapipeDeps {
   leaseMs?: number;
   /** Seeds of the Tier Zero zone's selectors, read before each analysis run (defaults when absent). */
   tierZeroSeeds?: () => Promise<{ type: string; value: string }[]>;
+  /** Most heap an analysis run may take, in bytes (the rest of this process's heap when absent). */
+  analysisHeapBytes?: number;
   /** The analysis.citrix_rdp_support parameter, read before each analysis run (off when absent). */
   citrixRdpSupport?: () => Promise<boolean>;
   /** Runs after every successful analysis (zones follow what analysis tagged); a failure is logged, not fatal. */
@@ -127,7 +130,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
     fs.rmSync(path.join(deps.uploadsDir, String(job.id)), { recursive: true, force: true });
   }
 
-  async function finishJobs(jobs: IngestJobModel[], result: AnalysisResult | undefined): Promise<void> {
+  async function finishJobs(jobs: IngestJobModel[], result: AnalysisResult | undefined, why?: string): Promise<void> {
     for (const job of jobs) {
       fs.rmSync(path.join(deps.uploadsDir, String(job.id)), { recursive: true, force: true });
       const files = await store.filesOf(job.id);
@@ -140,7 +143,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
             ? JOB_STATUS.failed
             : JOB_STATUS.partiallyComplete;
       const message = !result
-        ? 'analysis failed'
+        ? `analysis failed${why ? `: ${why}` : ''}`
         : failed.length
           ? `${files.length - failed.length} of ${files.length} files ingested; failed: ${failed.map((f) => f.error).join('; ')}`
           : `${files.length} files ingested and analyzed`;
@@ -173,11 +176,13 @@ export function createDatapipeService(deps: DatapipeDeps) {
     if (await store.claim(instance, 'analyzing', leaseS)) {
       const jobs = await store.jobsInStatus(JOB_STATUS.analyzing);
       let result: AnalysisResult | undefined;
+      let why: string | undefined;
       try {
         result = await withHeartbeat(async () =>
           runAnalysis(deps.graph, {
             tierZeroSeeds: await deps.tierZeroSeeds?.(),
             citrixRdpSupport: (await deps.citrixRdpSupport?.()) ?? false,
+            heapBytes: deps.analysisHeapBytes === undefined ? undefined : Math.min(deps.analysisHeapBytes, availableHeap()),
           }),
         );
         log.info({ ...result }, 'analysis complete');
@@ -188,6 +193,8 @@ export function createDatapipeService(deps: DatapipeDeps) {
           throw err;
         }
         log.error({ err }, 'analysis failed');
+        // What an admin can act on (the heap it needs, say); anything else stays in the log.
+        why = asAppError(err)?.message;
       } finally {
         await store.release(instance, result ?? undefined);
         await deps.index.invalidate(); // jobs read "complete" only once paths reflect them
@@ -195,7 +202,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       if (result) {
         await deps.afterAnalysis?.().catch((err) => log.error({ err }, 'the after-analysis step failed'));
       }
-      await finishJobs(jobs, result);
+      await finishJobs(jobs, result, why);
       again = true; // a request that arrived during the run is picked up next
     }
   }

@@ -34,6 +34,12 @@ update graph_state set generation = generation + 1, changed_at = now() where id 
 export const COUNTS = /* SQL */ `-- graph.counts
 select (select count(*) from graph_nodes)::bigint as nodes, (select count(*) from graph_edges)::bigint as edges`;
 
+// The same, leaving out the edges of the named kinds ($1).
+export const COUNTS_EXCEPT = /* SQL */ `-- graph.countsExcept
+select (select count(*) from graph_nodes)::bigint as nodes,
+       (select count(*) from graph_edges
+        where kind_id <> all (array(select id from graph_kinds where name = any($1::text[]))))::bigint as edges`;
+
 // Kinds are unioned; properties merge with the incoming ones winning (additive, like BloodHound's ingest).
 export const UPSERT_NODES = /* SQL */ `-- graph.upsertNodes
 insert into graph_nodes as n (objectid, kind_ids, properties)

@@ -71,8 +71,9 @@ export class PgGraphStore implements GraphStore {
     return (await this.db.query<{ generation: number }>(SQL.GENERATION))[0]!.generation;
   }
 
-  async counts(): Promise<{ nodes: number; edges: number }> {
-    return (await this.db.query<{ nodes: number; edges: number }>(SQL.COUNTS))[0]!;
+  async counts(opts: { edgesExcept?: readonly string[] } = {}): Promise<{ nodes: number; edges: number }> {
+    const [sql, params] = opts.edgesExcept ? [SQL.COUNTS_EXCEPT, [opts.edgesExcept]] : [SQL.COUNTS, []];
+    return (await this.db.query<{ nodes: number; edges: number }>(sql, params))[0]!;
   }
 
   async nodeByObjectId(objectid: string): Promise<GraphNode | undefined> {
