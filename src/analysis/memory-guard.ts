@@ -3,11 +3,11 @@ import { tooLarge } from '../errors.js';
 
 /**
  * What an analysis run holds at its peak (the in-memory view of the graph, the facts it derives, the closures it
- * caches) per node and per edge of the graph: peak RSS was ~0.9 GiB on tier M (116k nodes, 1.74M edges) and 8.0 GiB
- * on tier L (1.16M nodes, 17.4M edges), which these give with ~10 % to spare (docs/benchmarks.md, "sixth pass").
+ * caches) per node and per edge of the graph: peak RSS was 0.89–0.94 GiB on tier M (116k nodes, 1.74M edges) and
+ * 8.3–8.6 GiB on tier L (1.16M nodes, 17.4M edges), which these give as 0.94 and 9.4 GiB (docs/benchmarks.md).
  */
 export const PEAK_BYTES_PER_NODE = 1_024;
-export const PEAK_BYTES_PER_EDGE = 480;
+export const PEAK_BYTES_PER_EDGE = 512;
 
 const GIB = 1024 ** 3;
 const gib = (bytes: number) => (bytes / GIB).toFixed(1);
