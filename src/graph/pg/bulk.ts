@@ -123,7 +123,8 @@ export class Stager {
   /** Node rows already encoded, so that encoding can happen while the previous batch is written. */
   async nodes(rows: NodeRows): Promise<void> {
     this.bound();
-    this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.MERGE_NODE_ROWS, [rows.o, rows.k, rows.p]));
+    const properties = `[${rows.p.join(',')}]`;
+    this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.MERGE_NODE_ROWS, [rows.o, rows.k, properties]));
   }
 
   async edges(endpoints: readonly StagedEndpoint[], rows: readonly StagedEdge[]): Promise<void> {
