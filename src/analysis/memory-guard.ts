@@ -29,8 +29,8 @@ export function checkAnalysisMemory(graph: { nodes: number; edges: number }, ava
   const suggestMb = Math.ceil((need * 1.25) / 1024 ** 2 / 1024) * 1024;
   throw tooLarge(
     'analysis',
-    `Analysis of ${graph.nodes} nodes and ${graph.edges} edges needs about ${gib(need)} GiB of memory; this process has ` +
-      `${gib(available)} GiB of heap left. Nothing was changed. Start the service with a larger heap ` +
-      `(NODE_OPTIONS=--max-old-space-size=${suggestMb}) and run analysis again.`,
+    `Analysis of ${graph.nodes} nodes and ${graph.edges} edges needs about ${gib(need)} GiB of memory; it may take ` +
+      `${gib(available)} GiB of heap here (what the process has left, or ANALYSIS_MAX_HEAP_MB). Nothing was changed. ` +
+      `Start the service with a larger heap (NODE_OPTIONS=--max-old-space-size=${suggestMb}) and run analysis again.`,
   );
 }
