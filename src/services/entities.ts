@@ -1,14 +1,12 @@
-import { toGraph, type IconLookup } from '../graph/format.js';
+import { toGraph } from '../graph/format.js';
 import type { GraphIndex } from '../graph/index/graph-index.js';
 import type { Found } from '../graph/index/traversals.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
-import type { GraphStore } from '../graph/store.js';
 import { badRequest } from '../errors.js';
 import { entityTypeOf, LISTS, type EntityType, type ListId } from './entities-lists.js';
 import { traverse } from './entities-traverse.js';
-import type { GraphIndexHolder } from './graph-index-holder.js';
 import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
-import type { NodeReader } from './node-cache.js';
+import type { PanelDeps } from './node-cache.js';
 
 /** A node shown as an entity: the node and the panel type it is shown with. */
 export interface Entity {
@@ -25,13 +23,7 @@ export type GraphEdgeModel = GraphEdge;
  * lists and their traversals are data (entities-lists.ts); everything here runs on the in-memory path index, which
  * answers a count in microseconds where the same recursive SQL takes milliseconds to seconds.
  */
-export function createEntityService(deps: {
-  store: GraphStore;
-  index: GraphIndexHolder;
-  /** Single-node reads, shared by the services that answer an entity panel (one memory for both). */
-  nodes: NodeReader;
-  icons?: () => Promise<IconLookup>;
-}) {
+export function createEntityService(deps: PanelDeps) {
   const { store, nodes } = deps;
 
   async function find(context: string, objectId: string, kind?: string): Promise<Entity> {

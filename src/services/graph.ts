@@ -1,15 +1,13 @@
-import { toGraph, type IconLookup } from '../graph/format.js';
+import { toGraph } from '../graph/format.js';
 import type { Found } from '../graph/index/traversals.js';
 import { foreignGpoControllers, throughMembership, userCounts } from '../graph/index/traversals.js';
 import type { GraphIndex } from '../graph/index/graph-index.js';
 import { allShortestPaths } from '../graph/index/shortest-paths.js';
 import { primaryKind, TRAVERSABLE_KINDS } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
-import type { GraphStore } from '../graph/store.js';
 import { badRequest, notFound } from '../errors.js';
-import type { GraphIndexHolder } from './graph-index-holder.js';
 import { findNode, findNodes, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
-import type { NodeReader } from './node-cache.js';
+import type { PanelDeps } from './node-cache.js';
 
 export interface PathsResult {
   graph: Record<string, unknown>;
@@ -33,13 +31,7 @@ const LISTS = {
 export type ListName = keyof typeof LISTS;
 
 /** Entity information, entity lists and attack paths, answered from the in-memory index and the graph store. */
-export function createGraphService(deps: {
-  store: GraphStore;
-  index: GraphIndexHolder;
-  /** Single-node reads, shared by the services that answer an entity panel (one memory for both). */
-  nodes: NodeReader;
-  icons?: () => Promise<IconLookup>;
-}) {
+export function createGraphService(deps: PanelDeps) {
   const { store, nodes } = deps;
 
   async function traversal(name: ListName, index: GraphIndex, node: GraphNode): Promise<Found> {

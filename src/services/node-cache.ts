@@ -1,9 +1,19 @@
+import type { IconLookup } from '../graph/format.js';
 import type { GraphNode } from '../graph/model.js';
 import type { GraphStore } from '../graph/store.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 
 /** What the entity and graph services read a single node through. */
 export type NodeReader = Pick<GraphStore, 'nodeByObjectId'>;
+
+/** What the services answering an entity panel (graph, entities) are made from. */
+export interface PanelDeps {
+  store: GraphStore;
+  index: GraphIndexHolder;
+  /** Single-node reads, shared by the services that answer an entity panel (one memory for both). */
+  nodes: NodeReader;
+  icons?: () => Promise<IconLookup>;
+}
 
 /** Nodes kept at most; past it the cache starts over (a panel's requests for one node come close together). */
 const MAX_NODES = 10_000;
