@@ -70,7 +70,12 @@ const schema = z.object({
     .transform((v): number | string[] | false => (v === '' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((p) => p.trim()))),
   COLLECTORS_DIR: z.string().default('./collectors'),
   DATAPIPE_POLL_MS: z.coerce.number().int().min(0).default(5000),
-  ANALYSIS_MAX_HEAP_MB: z.coerce.number().int().min(0).optional(),
+  // Empty means unset (as DATABASE_URL): coerced, it would be a cap of 0 and refuse every analysis run.
+  ANALYSIS_MAX_HEAP_MB: z
+    .literal('')
+    .transform(() => undefined)
+    .or(z.coerce.number().int().min(1, 'must be a whole number of MiB, at least 1'))
+    .optional(),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
   INDEX_CHECK_MS: z.coerce.number().int().min(0).default(1000),
   GRAPH_DRIVER: z.literal('pg', 'only "pg" exists: no Neo4j graph store is built yet (see docs/scaling.md)').default('pg'),

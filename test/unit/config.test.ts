@@ -20,4 +20,11 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual(['loopback', '10.0.0.0/8']);
     expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY: must be a number of proxy hops/);
   });
+
+  it('reads ANALYSIS_MAX_HEAP_MB as a cap in MiB, unset when empty, and refuses a cap that would stop every run', () => {
+    expect(loadConfig({}).analysisMaxHeapMb).toBeUndefined();
+    expect(loadConfig({ ANALYSIS_MAX_HEAP_MB: '' }).analysisMaxHeapMb).toBeUndefined();
+    expect(loadConfig({ ANALYSIS_MAX_HEAP_MB: '12288' }).analysisMaxHeapMb).toBe(12288);
+    for (const bad of ['0', '-1', '1.5', 'lots']) expect(() => loadConfig({ ANALYSIS_MAX_HEAP_MB: bad })).toThrow(/ANALYSIS_MAX_HEAP_MB/);
+  });
 });
