@@ -9,6 +9,31 @@ export interface Converted {
   unknownKind?: string;
 }
 
+/** Distinct edge property sets a pool keeps at most; past it, it starts over (memory stays bounded). */
+const MAX_POOLED = 4096;
+
+/**
+ * Edge property sets repeat: tier M's 250k SharpHound edges carry 5 distinct ones (isacl, isinherited, the ACL's
+ * inheritance hash, lastseen). One frozen object per set means a batch holds, and the store encodes, each once;
+ * the fresh object an edge came with dies young. Sets holding an object or array are not pooled.
+ */
+export class EdgePropertyPool {
+  private readonly sets = new Map<string, Properties>();
+
+  intern(p: Properties): Properties {
+    for (const k in p) {
+      const v = p[k];
+      if (v !== null && typeof v === 'object') return p;
+    }
+    const key = JSON.stringify(p);
+    const had = this.sets.get(key);
+    if (had) return had;
+    if (this.sets.size >= MAX_POOLED) this.sets.clear();
+    this.sets.set(key, Object.freeze(p));
+    return p;
+  }
+}
+
 /** Collects the writes of one object, stamping every edge with the ingest time. */
 export class Out implements Converted {
   nodes: NodeInput[] = [];
@@ -16,13 +41,19 @@ export class Out implements Converted {
   deletes: string[] = [];
   unknownKind?: string;
 
-  constructor(readonly now: string) {}
+  constructor(
+    readonly now: string,
+    private readonly pool?: EdgePropertyPool,
+  ) {}
 
-  /** Takes `properties` over (every caller passes a fresh object): stamped in place, not copied, per edge. */
+  /**
+   * Takes `properties` over (every caller passes a fresh object): stamped in place, then shared with every other
+   * edge of the same set when there is a pool (edge properties are never changed after conversion).
+   */
   edge(start: string, end: string, kind: string, properties: Properties, startKind?: string, endKind?: string): void {
     if (!start || !end) return;
     properties.lastseen = this.now;
-    this.edges.push({ start, end, kind, properties, startKind, endKind });
+    this.edges.push({ start, end, kind, properties: this.pool ? this.pool.intern(properties) : properties, startKind, endKind });
   }
 
   node(objectid: string, kinds: string[], properties: Properties): void {

@@ -3,7 +3,7 @@ import { bool, field, list, obj, ref, refs, str, type Obj, type Ref } from './fi
 import { aceEdges, ownerSid, readAces } from './sharphound-aces.js';
 import { enterpriseCAEdges, enterpriseCAProperties } from './sharphound-adcs.js';
 import { coerceToTGT, computerProperties, computerRelationships, gpoChanges } from './sharphound-computer.js';
-import { Out, type Converted } from './sharphound-out.js';
+import { EdgePropertyPool, Out, type Converted } from './sharphound-out.js';
 
 /** SharpHound file types (meta.type) and the node kind of their objects. */
 export const FILE_KINDS: Readonly<Record<string, string>> = {
@@ -72,10 +72,12 @@ function domainProperties(props: Properties): void {
  * (cmd/api/src/services/graphify/convertors.go, packages/go/ein/ad.go). `now` stamps lastseen/lastcollected.
  */
 export class SharpHoundConverter {
+  private readonly pool = new EdgePropertyPool();
+
   constructor(private readonly now: string) {}
 
   convert(type: string, raw: unknown): Converted {
-    const out = new Out(this.now);
+    const out = new Out(this.now, this.pool);
     if (type === 'deleted') {
       const id = typeof raw === 'string' ? raw : str(raw, 'ObjectIdentifier');
       if (id) out.deletes.push(id.toUpperCase());

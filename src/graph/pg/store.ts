@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
-import { bulkBatch, COPY_BATCH, sendBulk, type BulkBatch } from './bulk-batch.js';
+import { bulkBatch, COPY_BATCH, prepareBulk, sendBulk } from './bulk-batch.js';
 import { boundProperties } from './bounds.js';
 import { scanEdgesByCopy, type CopyOutDb } from './edge-scan.js';
 import { edgeKindNames, endpointsOf, mergeEdges, mergeNodes, uniqueById } from './merge.js';
@@ -301,7 +301,7 @@ export class PgGraphStore implements GraphStore {
         heldNodes = undefined;
         // On the bulk path the batch is merged and encoded now, while the previous one is still being written, so
         // the job keeps the connection busy with statements only (unless a kind is new: that needs the database).
-        const ready = bulk && (await this.prepareBulk(nodes, edges));
+        const ready = bulk && (await prepareBulk(nodes, edges, this.byName));
         return queue.behind(async () => {
           if (ready) return sendBulk(bulk, ready);
           if (nodes) await writer.upsertNodes(nodes);
@@ -316,16 +316,6 @@ export class PgGraphStore implements GraphStore {
       removePropertyEverywhere: after(writer.removePropertyEverywhere),
       [RELEASE_NODES]: releaseNodes,
     } as GraphWriter;
-  }
-
-  /** A node and edge batch merged and encoded for the bulk path, or undefined when a kind is not known yet. */
-  private async prepareBulk(nodes: NodeInput[] | undefined, edges: EdgeInput[]): Promise<BulkBatch | undefined> {
-    const mergedNodes = nodes && mergeNodes(nodes);
-    const mergedEdges = mergeEdges(edges);
-    const names = edgeKindNames(mergedEdges);
-    for (const n of mergedNodes ?? []) for (const k of n.kinds) names.add(k);
-    for (const name of names) if (!this.byName.has(name)) return undefined;
-    return bulkBatch(mergedNodes, mergedEdges, this.byName);
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */

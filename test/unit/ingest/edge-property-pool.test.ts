@@ -1,0 +1,55 @@
+import { EdgePropertyPool, Out } from '../../../src/ingest/sharphound-out';
+import { SharpHoundConverter } from '../../../src/ingest/sharphound';
+import { mergeEdges } from '../../../src/graph/pg/merge';
+
+describe('edge property pool', () => {
+  it('shares one frozen object per repeated set of plain values, and leaves sets holding objects alone', () => {
+    const pool = new EdgePropertyPool();
+    const a = pool.intern({ isacl: true, isinherited: false, lastseen: 't' });
+    const b = pool.intern({ isacl: true, isinherited: false, lastseen: 't' });
+    const c = pool.intern({ isacl: true, isinherited: true, lastseen: 't' });
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    const withArray = { isacl: true, privileges: ['x'] };
+    expect(pool.intern(withArray)).toBe(withArray);
+    expect(Object.isFrozen(withArray)).toBe(false);
+  });
+
+  it('stamps lastseen before sharing, so edges of different ingest times never share', () => {
+    const pool = new EdgePropertyPool();
+    const one = new Out('2026-01-01T00:00:00.000Z', pool);
+    const two = new Out('2026-02-01T00:00:00.000Z', pool);
+    one.edge('A', 'B', 'GenericAll', { isacl: true });
+    two.edge('A', 'B', 'GenericAll', { isacl: true });
+    one.edge('A', 'C', 'GenericAll', { isacl: true });
+    expect(one.edges[0]!.properties).toEqual({ isacl: true, lastseen: '2026-01-01T00:00:00.000Z' });
+    expect(two.edges[0]!.properties).toEqual({ isacl: true, lastseen: '2026-02-01T00:00:00.000Z' });
+    expect(one.edges[1]!.properties).toBe(one.edges[0]!.properties);
+  });
+
+  it('a shared set is never changed by merging repeated edges', () => {
+    const convert = new SharpHoundConverter('2026-01-01T00:00:00.000Z');
+    const ace = (right: string, inherited: boolean) => ({
+      PrincipalSID: 'S-1-5-21-1-512',
+      PrincipalType: 'Group',
+      RightName: right,
+      IsInherited: inherited,
+    });
+    const item = (sid: string) => ({
+      ObjectIdentifier: sid,
+      Properties: { domain: 'X.LOCAL' },
+      Aces: [ace('GenericAll', false), ace('GenericAll', true)],
+    });
+    const edges = [...convert.convert('users', item('S-1-5-21-1-1001')).edges, ...convert.convert('users', item('S-1-5-21-1-1002')).edges];
+    const acl = edges.filter((e) => e.kind === 'GenericAll');
+    expect(acl).toHaveLength(4);
+    const shared = acl[0]!.properties;
+    expect(acl.filter((e) => e.properties === shared).length).toBeGreaterThan(1);
+    const merged = mergeEdges(acl).filter((e) => e.end === 'S-1-5-21-1-1001');
+    expect(merged).toHaveLength(1);
+    expect(merged[0]!.properties.isinherited).toBe(true); // the later ACE's properties win
+    expect(shared.isinherited).toBe(false); // the shared set itself is untouched
+    expect(Object.isFrozen(shared)).toBe(true);
+  });
+});
