@@ -47,9 +47,13 @@ const LOGGED_RESPONSE_HEADERS = ['content-type', 'content-length'];
 
 function pick(headers: unknown, names: readonly string[]): Record<string, unknown> | undefined {
   if (!headers || typeof headers !== 'object') return undefined;
+  return pickEach((name) => (headers as Record<string, unknown>)[name], names);
+}
+
+function pickEach(get: (name: string) => unknown, names: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    const v = (headers as Record<string, unknown>)[name];
+    const v = get(name);
     if (v !== undefined) out[name] = v;
   }
   return out;
@@ -68,7 +72,11 @@ export const httpLogSerializers = {
     remoteAddress: req.remoteAddress,
     headers: pick(req.headers, LOGGED_REQUEST_HEADERS),
   }),
-  res: (res: Record<string, unknown>) => ({ statusCode: res.statusCode, headers: pick(res.headers, LOGGED_RESPONSE_HEADERS) }),
+  /** Reads only the logged headers of a response (getHeaders() would copy all of them, security headers included). */
+  res: (res: { statusCode: number; getHeader(name: string): unknown }) => ({
+    statusCode: res.statusCode,
+    headers: pickEach((name) => res.getHeader(name), LOGGED_RESPONSE_HEADERS),
+  }),
 };
 
 /**

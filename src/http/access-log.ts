@@ -14,10 +14,8 @@ export function accessLog(logger: Logger): RequestHandler {
   const log = logger.child({}, { redact: { paths: [] } });
   return (req, res, next) => {
     const started = performance.now();
-    let logged = false;
-    const done = () => {
-      if (logged) return;
-      logged = true;
+    // 'close' follows 'finish' on every response, and is the only event when the connection went first.
+    res.once('close', () => {
       const status = res.statusCode;
       const level = status === 429 ? 'debug' : status === 503 ? 'warn' : status >= 500 ? 'error' : 'info';
       if (!log.isLevelEnabled(level)) return;
@@ -31,14 +29,12 @@ export function accessLog(logger: Logger): RequestHandler {
             remoteAddress: req.socket.remoteAddress,
             headers: req.headers,
           }),
-          res: httpLogSerializers.res({ statusCode: status, headers: res.getHeaders() }),
+          res: httpLogSerializers.res(res),
           responseTime: Math.round(performance.now() - started),
         },
         res.writableFinished ? 'request completed' : 'request aborted',
       );
-    };
-    res.once('finish', done);
-    res.once('close', done);
+    });
     next();
   };
 }

@@ -2,7 +2,6 @@ import path from 'node:path';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import type { GraphQLSchema } from 'graphql';
-import helmet from 'helmet';
 import type { Config } from '../config.js';
 import { createContextFactory } from '../graphql/context-factory.js';
 import type { Logger } from '../logger.js';
@@ -22,6 +21,7 @@ import { createGraphQLHandler, graphqlSearchParams } from './graphql.js';
 import { prefer } from './prefer.js';
 import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
+import { securityHeaders } from './security-headers.js';
 import { mountRestRoutes } from './rest-router.js';
 import './types.js';
 
@@ -48,7 +48,7 @@ export function buildApp(deps: AppDeps): Express {
   app.use(requestId());
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(accessLog(log));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
 

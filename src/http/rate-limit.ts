@@ -23,7 +23,12 @@ export function rateLimiter(opts: RateLimitOptions = {}) {
       // draft-7's single RateLimit header: draft-8's partition key is a SHA-256 of the client key on every request.
       standardHeaders: 'draft-7',
       legacyHeaders: false,
-      keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown'),
+      keyGenerator: (req) => {
+        const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+        // IPv6 clients are keyed by their /56 (ipKeyGenerator); an IPv4 address is its own key, without the
+        // IPv6 pattern test ipKeyGenerator runs on every address.
+        return ip.includes(':') ? ipKeyGenerator(ip) : ip;
+      },
       handler: (req: Request, res: Response, _next: NextFunction) => {
         const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
         const retry = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 1000) - Date.now()) / 1000));

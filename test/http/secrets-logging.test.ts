@@ -1,26 +1,20 @@
-import { Writable } from 'node:stream';
 import request from 'supertest';
 import { buildApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
 import { compose } from '../../src/main/compose';
 import { ADMIN_PASSWORD, apiToken, login, signed, testConfig } from '../helpers/app';
 import { createTestDb, type TestDb } from '../helpers/db';
+import { logSink } from '../helpers/log-sink';
 
 /** Item 9.7: credentials never reach the log, at any level; RequestDate stays for clock diagnosis. */
 describe('log redaction', () => {
   let testDb: TestDb;
   let app: ReturnType<typeof buildApp>;
   let stop: () => Promise<void>;
-  const lines: string[] = [];
+  const { stream: sink, lines } = logSink();
 
   beforeAll(async () => {
     testDb = await createTestDb();
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        lines.push(String(chunk));
-        cb();
-      },
-    });
     const log = createLogger('trace', sink);
     const config = testConfig({ logLevel: 'trace' });
     const composed = await compose({ db: testDb.db, config, log, clock: () => new Date(), storage: 'test' });
