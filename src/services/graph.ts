@@ -6,7 +6,7 @@ import { allShortestPaths } from '../graph/index/shortest-paths.js';
 import { primaryKind, TRAVERSABLE_KINDS } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
 import { badRequest, notFound } from '../errors.js';
-import { findNode, findNodes, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
+import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
 import type { PanelDeps } from './node-cache.js';
 
 export interface PathsResult {
@@ -95,7 +95,9 @@ export function createGraphService(deps: PanelDeps) {
           "invalid query parameter 'relationship_kinds': acceptable values should match the format: in|nin:Kind1,Kind2",
         );
       }
-      const [s, t] = (await findNodes(store, 'pathfinding', [start, end])) as [GraphNode, GraphNode];
+      // Through the node memory: a path asked again (or between nodes a panel just showed) costs no look-up.
+      const s = await findNode(nodes, 'pathfinding', start);
+      const t = await findNode(nodes, 'pathfinding', end);
       const index = await deps.index.current();
       let kinds: Uint8Array | null = null;
       if (!opts.allKinds && (filter || opts.onlyTraversable)) {

@@ -51,18 +51,6 @@ export async function findNode(store: NodeReader, context: string, objectId: str
   return node;
 }
 
-/** Several nodes by object id in one query, in the order asked (a repeated id answers twice); 404 for the first unknown. */
-export async function findNodes(store: GraphStore, context: string, objectIds: readonly string[]): Promise<GraphNode[]> {
-  const ids = objectIds.map((id) => id.trim());
-  if (ids.some((id) => !id)) throw badRequest(context, 'object_id is required.');
-  const found = new Map((await store.nodesByObjectIds([...new Set(ids.map((id) => id.toUpperCase()))])).map((n) => [n.objectid, n]));
-  return ids.map((id) => {
-    const node = found.get(id.toUpperCase());
-    if (!node) throw notFound(context, `No node with object id ${id} was found.`);
-    return node;
-  });
-}
-
 export interface ListRequest {
   page: Paging;
   sort: SortKey<NodeSortColumn>[];

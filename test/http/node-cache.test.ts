@@ -47,6 +47,34 @@ describe('nodes kept in memory per graph epoch', () => {
     });
   });
 
+  describe('shortest paths', () => {
+    const t = useTestApp({ indexCheckMs: 60_000 });
+    const GROUP = 'S-1-5-21-77-512';
+    const path = (start: string) =>
+      request(t.app).get(`/api/v2/graphs/shortest-path?start_node=${start}&end_node=${GROUP}`).set('Authorization', `Bearer ${t.adminJwt}`);
+
+    it('read their start and end nodes through the same memory, and a local write shows at once', async () => {
+      await t.infra.graphStore.write(async (w) => {
+        await w.upsertNodes([
+          { objectid: USER, kinds: ['Base', 'User'], properties: { name: 'U@CORP' } },
+          { objectid: GROUP, kinds: ['Base', 'Group'], properties: { name: 'G@CORP' } },
+        ]);
+        await w.upsertEdges([{ start: USER, end: GROUP, kind: 'MemberOf', properties: {} }]);
+      });
+      await t.infra.graphIndex.invalidate();
+      expect((await path(USER)).status).toBe(200);
+      // The user's object id changed behind the store's back: the old id is still answered from memory.
+      await t.testDb.db.query(`update graph_nodes set objectid = 'S-1-5-21-77-1999' where objectid = $1`, [USER]);
+      const remembered = await path(USER);
+      expect(remembered.status).toBe(200);
+      expect(Object.keys(remembered.body.data.nodes ?? {})).toHaveLength(2);
+      // A write through the store moves the epoch: the old id is looked up again, and is gone.
+      await t.infra.graphStore.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-77-2000', kinds: ['Base', 'User'], properties: {} }]));
+      void t.infra.graphIndex.invalidate();
+      expect((await path(USER)).status).toBe(404);
+    });
+  });
+
   describe('before the first index is built', () => {
     const t = useTestApp({ indexCheckMs: 60_000 });
 
