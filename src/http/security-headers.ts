@@ -4,8 +4,9 @@ import helmet, { type HelmetOptions } from 'helmet';
 /**
  * Helmet's security headers, worked out once: helmet's middleware is run at start-up against a recorder, and each
  * request gets the recorded headers in one loop. Helmet stays the source of every name and value; per request this
- * saves its chain of eleven middleware calls (its headers do not depend on the request). Measured on the signed
- * users look-up: helmet with the rate limiter cost ~15–20 % of the route's throughput.
+ * saves its chain of eleven middleware calls. Only for options whose headers do not depend on the request: no
+ * Content-Security-Policy directive computed per request (the app turns CSP off for GraphiQL anyway). Measured on
+ * the signed users look-up: helmet with the rate limiter cost ~15–20 % of the route's throughput.
  */
 export function securityHeaders(options: Readonly<HelmetOptions>): RequestHandler {
   const headers: [string, string | string[]][] = [];
@@ -23,11 +24,12 @@ export function securityHeaders(options: Readonly<HelmetOptions>): RequestHandle
     if (err) throw err;
     finished = true;
   });
-  // Helmet's headers are static today; if a version ever makes one depend on the request, fail at start-up.
+  // A helmet that did not answer synchronously cannot be recorded: fail at start-up rather than serve without headers.
   if (!finished) throw new Error('helmet did not finish synchronously: its headers cannot be computed once');
   return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
-    for (const [name, value] of headers) res.setHeader(name, value);
+    // A list value is copied: a later appendHeader must not change the recorded one.
+    for (const [name, value] of headers) res.setHeader(name, Array.isArray(value) ? [...value] : value);
     next();
   };
 }
