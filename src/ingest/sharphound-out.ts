@@ -11,6 +11,11 @@ export interface Converted {
 
 /** Distinct edge property sets a pool keeps at most; past it, it starts over (memory stays bounded). */
 const MAX_POOLED = 4096;
+/**
+ * Longest set (as JSON) a pool keeps: real sets are ~100 characters (a 40-character inheritance hash at most), and a
+ * hostile file's megabyte-long values must not outlive their batch in the pool (4,096 × 256 B = 1 MiB at most).
+ */
+const MAX_POOLED_CHARS = 256;
 
 /**
  * Edge property sets repeat: tier M's 250k SharpHound edges carry 5 distinct ones (isacl, isinherited, the ACL's
@@ -26,6 +31,7 @@ export class EdgePropertyPool {
       if (v !== null && typeof v === 'object') return p;
     }
     const key = JSON.stringify(p);
+    if (key.length > MAX_POOLED_CHARS) return p;
     const had = this.sets.get(key);
     if (had) return had;
     if (this.sets.size >= MAX_POOLED) this.sets.clear();

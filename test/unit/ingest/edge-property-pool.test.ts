@@ -16,6 +16,17 @@ describe('edge property pool', () => {
     expect(Object.isFrozen(withArray)).toBe(false);
   });
 
+  it("keeps no set with a long value: a hostile file's values must not outlive their batch", () => {
+    const pool = new EdgePropertyPool();
+    const long = () => ({ isacl: true, inheritancehash: 'x'.repeat(1024 * 1024) });
+    const a = pool.intern(long());
+    const b = pool.intern(long());
+    expect(b).not.toBe(a);
+    expect(Object.isFrozen(a)).toBe(false);
+    const hash = () => ({ isacl: true, inheritancehash: 'f'.repeat(40), lastseen: '2026-01-01T00:00:00.000Z' });
+    expect(pool.intern(hash())).toBe(pool.intern(hash())); // a real inheritance hash is pooled
+  });
+
   it('stamps lastseen before sharing, so edges of different ingest times never share', () => {
     const pool = new EdgePropertyPool();
     const one = new Out('2026-01-01T00:00:00.000Z', pool);
