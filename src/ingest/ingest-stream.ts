@@ -60,12 +60,18 @@ export interface IngestLimits extends SplitterLimits {
   maxPropertyBytes: number;
   /** Decompressed bytes of one archive (all its entries) or of one gzip stream: zip bombs stop here. */
   maxDecompressedBytes: number;
+  /**
+   * Bytes of input a batch is converted from at most before it is handed to the store, whatever its row count:
+   * 20,000 rows of objects carrying megabyte-long values would otherwise be held at once (an upload may be 4 GiB).
+   */
+  batchBytes: number;
 }
 
 export const DEFAULT_LIMITS: IngestLimits = {
   ...DEFAULT_SPLITTER_LIMITS,
   maxPropertyBytes: 1024 * 1024,
   maxDecompressedBytes: 16 * 1024 * 1024 * 1024,
+  batchBytes: 64 * 1024 * 1024,
 };
 
 /**
@@ -97,6 +103,8 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
   let nodes: NodeInput[] = [];
   let edges: EdgeInput[] = [];
   let deletes: string[] = [];
+  /** Input bytes read since the last flush (see IngestLimits.batchBytes). */
+  let pendingBytes = 0;
   let spool: Spool | undefined; // items seen before "meta" (collectors may write it last)
   let splitter: JsonItemSplitter | undefined;
   let opengraph: OpenGraphFile | undefined;
@@ -134,6 +142,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     }
   };
   const pending = () => nodes.length + edges.length + deletes.length;
+  const full = () => pending() >= FLUSH_OBJECTS * 4 || (pendingBytes >= limits.batchBytes && pending() > 0);
   const finishOpenGraph = async (w: GraphWriter, og: OpenGraphFile, found: { present: boolean; nodes: boolean; edges: boolean }) => {
     if (!found.present) throw new IngestError(file, 'no graph tag found (OpenGraph files hold "graph": {"nodes": [...], "edges": [...]})');
     if (!found.nodes && !found.edges) og.errors.push('graph tag is empty: at least one of "nodes" or "edges" is required');
@@ -160,13 +169,17 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     nodes = [];
     edges = [];
     deletes = [];
+    pendingBytes = 0;
     opts.onProgress?.(result.objects);
   };
   const drainSpool = async (w: GraphWriter) => {
     if (!spool) return;
+    let drained = 0;
     for await (const item of spool.drain()) {
       take(item);
-      if (pending() >= FLUSH_OBJECTS * 4) await flush(w);
+      pendingBytes += spool.drainedBytes - drained;
+      drained = spool.drainedBytes;
+      if (full()) await flush(w);
     }
     spool.dispose();
     spool = undefined;
@@ -219,8 +232,10 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
       ));
       for await (const chunk of input) {
         s.push(chunk as Buffer);
+        // Items before "meta" go to the spool, not to memory: their bytes are counted when drained.
+        if (type) pendingBytes += (chunk as Buffer).length;
         if (type && spool) await drainSpool(w);
-        if (pending() >= FLUSH_OBJECTS * 4) await flush(w);
+        if (full()) await flush(w);
       }
       s.end();
       if (opengraph) {

@@ -26,6 +26,8 @@ export class Spool {
   private fd: number | undefined = fs.openSync(this.file, 'w');
   private block: Buffer[] = [];
   private blockBytes = 0;
+  /** Bytes of JSON text handed out by drain() so far: what a reader holds converted, for its batch bound. */
+  drainedBytes = 0;
 
   /** Spools a value (as JSON). */
   write(item: unknown): void {
@@ -58,6 +60,7 @@ export class Spool {
         let buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
         while (buf.length >= HEADER && buf.length >= HEADER + buf.readUInt32LE(0)) {
           const end = HEADER + buf.readUInt32LE(0);
+          this.drainedBytes += end - HEADER;
           yield parse(buf.subarray(HEADER, end), { line: buf.readUInt32LE(4), offset: buf.readDoubleLE(8) });
           buf = buf.subarray(end);
         }

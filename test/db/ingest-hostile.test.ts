@@ -95,6 +95,32 @@ describe('ingest of hostile files', () => {
     await refused('key.json', `{"${huge}": 1, "meta": {"type": "users"}, "data": []}`, /string is longer/);
   });
 
+  it.each(['meta first', 'data first'])(
+    'objects carrying long values are handed over by input bytes, not only by rows (%s)',
+    async (order) => {
+      // 40 users of ~100 KiB each, a batch bound of 1 MiB: several batches, where 40 rows alone would make one.
+      const list = Array.from({ length: 40 }, (_, i) =>
+        user(`S-1-5-21-7-7-7-${1000 + i}`, { description: `${i}:`.padEnd(100 * 1024, 'x') }),
+      );
+      const body = order === 'meta first' ? sharphound('users', list) : JSON.stringify({ data: list, meta: { type: 'users', version: 6 } });
+      const progress: number[] = [];
+      // A zip entry has no meta read from the file's end: the data-first order goes through the spool.
+      const file = order === 'meta first' ? write('long.json', body) : write('long.zip', await zip([['long.json', body]]));
+      const r = await ingestPath(store, file, { limits: { batchBytes: 1024 * 1024 }, onProgress: (n) => progress.push(n) });
+      expect(r.errors).toEqual([]);
+      expect(r.files[0]!.objects).toBe(40);
+      expect(progress.filter((n) => n > 0).length).toBeGreaterThanOrEqual(3);
+      // No empty batch handed over: each one brought objects.
+      expect(progress[0]).toBeGreaterThan(0);
+      expect(progress.every((n, i) => i === 0 || n > progress[i - 1]!)).toBe(true);
+      expect(progress.at(-1)).toBe(40);
+      const rows = await t.db.query<{ d: string }>(
+        `select properties->>'description' as d from graph_nodes where objectid like 'S-1-5-21-7-7-7-%' order by objectid`,
+      );
+      expect(rows.map((x) => x.d.length)).toEqual(Array(40).fill(100 * 1024));
+    },
+  );
+
   it('deeply nested values', async () => {
     const deep = '['.repeat(10000) + ']'.repeat(10000);
     await refused('deep.json', `{"data":[{"ObjectIdentifier":"S-1","Properties":{"x":${deep}}}],"meta":{"type":"users"}}`, /nested deeper/);
