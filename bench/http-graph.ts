@@ -12,8 +12,9 @@ import pg from 'pg';
 import { migrate } from '../src/db/migrate';
 import { Database } from '../src/db/pool';
 import { isTier, TIERS } from '../src/generate/tiers';
+import { callgrind, type Callgrind } from './callgrind';
 import { benchDatabase, log } from './harness';
-import { benchLogin, startServerChild } from './server-child';
+import { benchLogin, cpuMs, startServerChild } from './server-child';
 import { smoke } from './stats';
 
 const BENCH_SECRET_KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
@@ -35,6 +36,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
   const store = await keptDatabase(`http_graph_${users}_${aces}`);
   let server: Awaited<ReturnType<typeof startServerChild>> | undefined;
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
+  let cg: Callgrind | undefined;
   try {
     const ingestStarted = Date.now();
     const graph = new PgGraphStore(store.db);
@@ -63,10 +65,13 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
 
     // BENCH_SERVER_PROF=<dir>: the server writes a CPU profile there when it stops.
     const prof = process.env.BENCH_SERVER_PROF;
+    // BENCH_HTTP_MEASURE=instructions: both servers run under callgrind and each route is measured in instructions
+    // per request instead of throughput (see measureInstructions).
+    cg = process.env.BENCH_HTTP_MEASURE === 'instructions' ? callgrind() : undefined;
     server = await startServerChild(
       // A fixed server key: a kept schema holds secrets sealed by the previous run's server.
       { DATABASE_URL: store.url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: BENCH_SECRET_KEY },
-      { nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [] },
+      { nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [], prefix: cg?.prefix, startSeconds: cg ? 900 : 60 },
     );
     const jwt = await benchLogin(server.url);
     const tokenRes = await fetch(`${server.url}/api/v2/tokens`, {
@@ -93,24 +98,27 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       ps_remote_rights: `/api/v2/groups/${group}/ps-remote-rights`,
       shortest_path: `/api/v2/graphs/shortest-path?start_node=${user}&end_node=${target}`,
     };
+    // BENCH_ROUTES=name,… drives only those routes (profiling one route); the bare route always runs.
+    const only = process.env.BENCH_ROUTES?.split(',');
     // First touch: builds the path index, and checks every route answers 200 before it is measured.
     const bodyBytes: Record<string, number> = {};
     for (const [name, r] of Object.entries(routes)) {
+      if (only && !only.includes(name) && name !== 'user_counts_false') continue;
       const res = await fetch(server.url + r, { headers: signedHeaders(r) });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`${r} answered ${res.status}: ${text.slice(0, 300)}`);
       bodyBytes[name] = Buffer.byteLength(text);
     }
-    bare = await startBare(bodyBytes.user_counts_false!);
+    bare = await startBare(bodyBytes.user_counts_false!, cg?.prefix);
 
-    // BENCH_ROUTES=name,… drives only those routes (profiling one route); the bare route always runs.
-    const only = process.env.BENCH_ROUTES?.split(',');
     if (only) for (const name of Object.keys(routes)) if (!only.includes(name)) delete routes[name];
+    if (cg) return await measureInstructions(cg, server, bare, routes, signedHeaders, { nodes: counts.nodes, edges: counts.edges });
     const results: Record<string, unknown> = {};
     // Warm-up, unmeasured: the first route driven after start otherwise pays for JIT compilation and cold caches.
     const warmup = smoke ? 0 : Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
-    if (warmup > 0) for (const r of Object.values(routes)) await drive(server.url + r, signedHeaders(r), warmup, connections);
-    const baseline = await drive(`${bare.url}/bare`, {}, seconds, connections);
+    if (warmup > 0) for (const r of Object.values(routes)) await drive(server.url + r, signedHeaders(r), warmup, connections, undefined);
+    const serverPid = server.child.pid;
+    const baseline = await drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid);
     // Database transactions per request (every autocommit statement is one), from the server's statistics: the
     // round trips a route costs, a figure the machine's load does not blur. A backend flushes its counters once idle
     // for 10 s at the latest, hence the wait; the few background statements meanwhile add ~0.01 per request.
@@ -122,14 +130,9 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     };
     let counted = await xacts();
     const signedRotating = rotating.map((r) => ({ method: 'GET' as const, path: r, headers: signedHeaders(r) }));
+    const pickOf = (name: string) => (name === 'users_rotating_counts_false' ? signedRotating : undefined);
     for (const [name, r] of Object.entries(routes)) {
-      const run = await drive(
-        server.url + r,
-        signedHeaders(r),
-        seconds,
-        connections,
-        name === 'users_rotating_counts_false' ? signedRotating : undefined,
-      );
+      const run = await drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name));
       const now = await xacts();
       results[name] = {
         ...run,
@@ -137,9 +140,22 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       };
       counted = now;
     }
-    const bareAgain = await drive(`${bare.url}/bare`, {}, seconds, connections); // the load moved meanwhile?
+    const bareAgain = await drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid); // the load moved meanwhile?
     const baseRps = (baseline.rps + bareAgain.rps) / 2;
     const rel = (name: string) => Number(((results[name] as { rps: number }).rps / baseRps).toFixed(2));
+    const bareCpu = (baseline.cpu_us_per_request + bareAgain.cpu_us_per_request) / 2;
+    const cpuRel = (name: string) => Number((bareCpu / (results[name] as { cpu_us_per_request: number }).cpu_us_per_request).toFixed(2));
+    // BENCH_TRIALS=n: n-1 more rounds of the bare route then each route, each route's ratio taken against the bare
+    // run just before it. On a machine whose neighbours come and go, the median of several such pairs is steadier
+    // than one run's figure.
+    const ratios: Record<string, number[]> = Object.fromEntries(Object.keys(routes).map((n) => [n, [rel(n)]]));
+    for (let t = 1; t < Number(process.env.BENCH_TRIALS ?? 1); t++) {
+      for (const [name, r] of Object.entries(routes)) {
+        const b = await drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid);
+        const run = await drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name));
+        ratios[name]!.push(Number((run.rps / b.rps).toFixed(2)));
+      }
+    }
     return {
       storage: store.kind,
       nodes: counts.nodes,
@@ -152,15 +168,29 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       bare_route: { first: baseline, last: bareAgain },
       ...results,
       rps_ratio_to_bare: Object.fromEntries(Object.keys(routes).map((n) => [n, rel(n)])),
+      // The bare route's CPU per request over the route's own: the throughput ratio the server would reach were it
+      // the only thing the machine's cores ran (load generator and database elsewhere).
+      cpu_ratio_to_bare: Object.fromEntries(Object.keys(routes).map((n) => [n, cpuRel(n)])),
+      ...(ratios[Object.keys(routes)[0]!]!.length > 1 && {
+        rps_ratio_trials: ratios,
+        rps_ratio_median: Object.fromEntries(Object.entries(ratios).map(([n, v]) => [n, median(v)])),
+      }),
       server_rss_mib: server.rssMiB(),
       server_errors: server.errors,
     };
   } finally {
     await server?.stop();
     bare?.stop();
+    cg?.cleanup();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid]! : Number(((v[mid - 1]! + v[mid]!) / 2).toFixed(2));
 }
 
 /** Drives one route, or with `pick` a random one of several per request (in this thread: a function cannot go to a worker). */
@@ -169,8 +199,10 @@ async function drive(
   headers: Record<string, string>,
   seconds: number,
   connections: number,
+  pid: number | undefined,
   pick?: { method: 'GET'; path: string; headers: Record<string, string> }[],
 ) {
+  const cpuBefore = cpuMs(pid);
   const random = pick && [{ setupRequest: (req: object) => ({ ...req, ...pick[Math.floor(Math.random() * pick.length)]! }) }];
   const r = await autocannon(
     random ? { url, duration: seconds, connections, requests: random } : { url, headers, duration: seconds, connections, workers: 1 },
@@ -182,19 +214,60 @@ async function drive(
     p99: r.latency.p99,
     mean: Number(r.latency.average.toFixed(2)),
     requests: r.requests.total,
+    /** CPU (user + system) the serving process spent per answered request, in microseconds. */
+    cpu_us_per_request: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total)),
   };
 }
 
-async function startBare(bodyBytes: number): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')], {
-    env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes) },
+/**
+ * Instructions the server executes per request of each route, and the bare route's, each over BENCH_HTTP_REQUESTS
+ * (1,000) requests at 8 connections after BENCH_HTTP_WARMUP_REQUESTS (4,000) unmeasured ones. Their
+ * ratio is the throughput ratio a server alone on its core would reach, to within what an instruction does not
+ * measure (cache misses, system-call time); it moves by ~0.2 % between runs of the same code.
+ */
+async function measureInstructions(
+  cg: Callgrind,
+  server: { url: string; child: { pid?: number } },
+  bare: { url: string; pid: number | undefined },
+  routes: Record<string, string>,
+  signed: (target: string) => Record<string, string>,
+  graph: { nodes: number; edges: number },
+): Promise<Record<string, unknown>> {
+  const n = Number(process.env.BENCH_HTTP_REQUESTS ?? (smoke ? 50 : 1000));
+  const send = async (url: string, headers: Record<string, string>, amount: number) => {
+    const r = await autocannon({ url, headers, amount, connections: 8, workers: 1 });
+    if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
+  };
+  // Unmeasured requests first, until V8 has optimised the hot code (with 1,000 the bare route still counted 1.9× the
+  // instructions it settles at).
+  const warm = Number(process.env.BENCH_HTTP_WARMUP_REQUESTS ?? (smoke ? 50 : 4000));
+  const perRequest = async (pid: number | undefined, url: string, headers: Record<string, string>) => {
+    await send(url, headers, warm);
+    return Math.round((await cg.count(pid!, () => send(url, headers, n))) / n);
+  };
+  const bareIr = await perRequest(bare.pid, `${bare.url}/bare`, {});
+  const instructions: Record<string, number> = {};
+  for (const [name, r] of Object.entries(routes)) instructions[name] = await perRequest(server.child.pid, server.url + r, signed(r));
+  return {
+    measure: 'instructions',
+    ...graph,
+    requests_per_route: n,
+    instructions_per_request: { bare: bareIr, ...instructions },
+    instruction_ratio_to_bare: Object.fromEntries(Object.entries(instructions).map(([k, v]) => [k, Number((bareIr / v).toFixed(3))])),
+  };
+}
+
+async function startBare(bodyBytes: number, prefix: string[] = []): Promise<{ url: string; pid: number | undefined; stop(): void }> {
+  const [command, ...args] = [...prefix, process.execPath, '--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')];
+  const child = spawn(command!, args, {
+    env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
 /**

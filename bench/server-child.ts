@@ -19,6 +19,22 @@ export interface ServerChild {
   stop(): Promise<void>;
 }
 
+/**
+ * CPU time (user + system, milliseconds) a process has used so far, from Linux /proc; 0 where unreadable. Over a
+ * run of thousands of requests it gives CPU per request, a figure a latency-bound or shared machine blurs less
+ * than throughput.
+ */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return 0;
+  }
+}
+
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
 async function freePort(): Promise<number> {
@@ -36,14 +52,16 @@ async function freePort(): Promise<number> {
  */
 export async function startServerChild(
   env: Record<string, string>,
-  opts: { stallLogs?: boolean; nodeArgs?: string[] } = {},
+  opts: { stallLogs?: boolean; nodeArgs?: string[]; prefix?: string[]; startSeconds?: number } = {},
 ): Promise<ServerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
   const port = await freePort();
   // BENCH_SERVER_DIST=1: the built service (`npm run build` first), exactly what `npm start` runs.
   const entry =
     process.env.BENCH_SERVER_DIST === '1' ? [path.join(ROOT, 'dist', 'cli.js')] : ['--import', 'tsx', path.join(ROOT, 'src', 'cli.ts')];
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry, 'serve'], {
+  // `prefix`: a command the server runs under (valgrind, for instruction counts).
+  const [command, ...args] = [...(opts.prefix ?? []), process.execPath, ...(opts.nodeArgs ?? []), ...entry, 'serve'];
+  const child = spawn(command!, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -85,7 +103,8 @@ export async function startServerChild(
       () => false,
     );
     if (ok) break;
-    if (Date.now() - started > 60_000) throw new Error(`server did not answer /health within 60 s: ${stderr}`);
+    const limit = opts.startSeconds ?? 60;
+    if (Date.now() - started > limit * 1000) throw new Error(`server did not answer /health within ${limit} s: ${stderr}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   if (opts.stallLogs) {
