@@ -17,7 +17,7 @@ import { readBody, readUpload } from './body.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { urlGuard } from './input-guard.js';
 import { uploadGate } from './upload-gate.js';
-import { createGraphQLHandler, graphqlSearchParams } from './graphql.js';
+import { createGraphQLHandler, graphqlSearchParams, restEngine } from './graphql.js';
 import { prefer } from './prefer.js';
 import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
@@ -67,7 +67,7 @@ export function buildApp(deps: AppDeps): Express {
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
   mountRestRoutes(app, ROUTES, {
     runner: deps.runner,
-    envelope: (req, res) => yoga.getEnveloped({ req, res } as never),
+    envelope: restEngine(yoga, contextFactory),
     edition: config.edition,
     limiter,
     authenticate: auth,
