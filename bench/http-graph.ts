@@ -12,7 +12,6 @@ import pg from 'pg';
 import { migrate } from '../src/db/migrate';
 import { Database } from '../src/db/pool';
 import { isTier, TIERS } from '../src/generate/tiers';
-import { callgrind, type Callgrind } from './callgrind';
 import { benchDatabase, log } from './harness';
 import { benchLogin, cpuMs, startServerChild } from './server-child';
 import { smoke } from './stats';
@@ -36,7 +35,6 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
   const store = await keptDatabase(`http_graph_${users}_${aces}`);
   let server: Awaited<ReturnType<typeof startServerChild>> | undefined;
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
-  let cg: Callgrind | undefined;
   try {
     const ingestStarted = Date.now();
     const graph = new PgGraphStore(store.db);
@@ -65,13 +63,10 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
 
     // BENCH_SERVER_PROF=<dir>: the server writes a CPU profile there when it stops.
     const prof = process.env.BENCH_SERVER_PROF;
-    // BENCH_HTTP_MEASURE=instructions: both servers run under callgrind and each route is measured in instructions
-    // per request instead of throughput (see measureInstructions).
-    cg = process.env.BENCH_HTTP_MEASURE === 'instructions' ? callgrind() : undefined;
     server = await startServerChild(
       // A fixed server key: a kept schema holds secrets sealed by the previous run's server.
       { DATABASE_URL: store.url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: BENCH_SECRET_KEY },
-      { nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [], prefix: cg?.prefix, startSeconds: cg ? 900 : 60 },
+      { nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [] },
     );
     const jwt = await benchLogin(server.url);
     const tokenRes = await fetch(`${server.url}/api/v2/tokens`, {
@@ -110,10 +105,9 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       if (res.status !== 200) throw new Error(`${r} answered ${res.status}: ${text.slice(0, 300)}`);
       bodyBytes[name] = Buffer.byteLength(text);
     }
-    bare = await startBare(bodyBytes.user_counts_false!, cg?.prefix);
+    bare = await startBare(bodyBytes.user_counts_false!);
 
     if (only) for (const name of Object.keys(routes)) if (!only.includes(name)) delete routes[name];
-    if (cg) return await measureInstructions(cg, server, bare, routes, signedHeaders, { nodes: counts.nodes, edges: counts.edges });
     const results: Record<string, unknown> = {};
     // Warm-up, unmeasured: the first route driven after start otherwise pays for JIT compilation and cold caches.
     const warmup = smoke ? 0 : Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
@@ -182,7 +176,6 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
   } finally {
     await server?.stop();
     bare?.stop();
-    cg?.cleanup();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -220,48 +213,9 @@ async function drive(
   };
 }
 
-/**
- * Instructions the server executes per request of each route, and the bare route's, each over BENCH_HTTP_REQUESTS
- * (1,000) requests at 8 connections after BENCH_HTTP_WARMUP_REQUESTS (4,000) unmeasured ones. Their
- * ratio is the throughput ratio a server alone on its core would reach, to within what an instruction does not
- * measure (cache misses, system-call time); it moves by ~0.2 % between runs of the same code.
- */
-async function measureInstructions(
-  cg: Callgrind,
-  server: { url: string; child: { pid?: number } },
-  bare: { url: string; pid: number | undefined },
-  routes: Record<string, string>,
-  signed: (target: string) => Record<string, string>,
-  graph: { nodes: number; edges: number },
-): Promise<Record<string, unknown>> {
-  const n = Number(process.env.BENCH_HTTP_REQUESTS ?? (smoke ? 50 : 1000));
-  const send = async (url: string, headers: Record<string, string>, amount: number) => {
-    const r = await autocannon({ url, headers, amount, connections: 8, workers: 1 });
-    if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx answers and ${r.errors} errors`);
-  };
-  // Unmeasured requests first, until V8 has optimised the hot code (with 1,000 the bare route still counted 1.9× the
-  // instructions it settles at).
-  const warm = Number(process.env.BENCH_HTTP_WARMUP_REQUESTS ?? (smoke ? 50 : 4000));
-  const perRequest = async (pid: number | undefined, url: string, headers: Record<string, string>) => {
-    await send(url, headers, warm);
-    return Math.round((await cg.count(pid!, () => send(url, headers, n))) / n);
-  };
-  const bareIr = await perRequest(bare.pid, `${bare.url}/bare`, {});
-  const instructions: Record<string, number> = {};
-  for (const [name, r] of Object.entries(routes)) instructions[name] = await perRequest(server.child.pid, server.url + r, signed(r));
-  return {
-    measure: 'instructions',
-    ...graph,
-    requests_per_route: n,
-    instructions_per_request: { bare: bareIr, ...instructions },
-    instruction_ratio_to_bare: Object.fromEntries(Object.entries(instructions).map(([k, v]) => [k, Number((bareIr / v).toFixed(3))])),
-  };
-}
-
-async function startBare(bodyBytes: number, prefix: string[] = []): Promise<{ url: string; pid: number | undefined; stop(): void }> {
-  const [command, ...args] = [...prefix, process.execPath, '--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')];
-  const child = spawn(command!, args, {
-    env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes), HOST: '127.0.0.1' },
+async function startBare(bodyBytes: number): Promise<{ url: string; pid: number | undefined; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')], {
+    env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
