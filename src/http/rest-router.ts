@@ -7,7 +7,7 @@ import type { Envelope, OperationRunner } from '../rest/run.js';
 
 export interface RestMountDeps {
   runner: OperationRunner;
-  /** The /graphql engine for one request (yoga's getEnveloped), so both transports share plugins and context. */
+  /** The /graphql engine for one request (restEngine), so both transports share plugins and context. */
   envelope: (req: Request, res: Response) => ReturnType<Envelope>;
   edition: 'enterprise' | 'community';
   limiter: (routeKey: string) => RequestHandler;

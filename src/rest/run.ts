@@ -29,7 +29,7 @@ interface Prepared {
 }
 
 /**
- * The GraphQL engine of /graphql for one request (yoga's `getEnveloped`): the same plugins (graphql-jit, error
+ * The GraphQL engine of /graphql for one request (`restEngine` in src/http/graphql.ts): the same plugins (graphql-jit, error
  * masking, limits) and the same context building, so REST and GraphQL cannot drift apart.
  */
 export type Envelope = () => {
