@@ -29,8 +29,8 @@ interface Prepared {
 }
 
 /**
- * The GraphQL engine of /graphql for one request (`restEngine` in src/http/graphql.ts): the same plugins (graphql-jit, error
- * masking, limits) and the same context building, so REST and GraphQL cannot drift apart.
+ * The GraphQL engine of /graphql for one request (`restEngine` in src/http/graphql.ts): the same plugins
+ * (graphql-jit, error masking) and the same context, so REST and GraphQL cannot drift apart.
  */
 export type Envelope = () => {
   schema: GraphQLSchema;
