@@ -62,6 +62,22 @@ export class GraphIndexHolder {
   }
 
   /**
+   * Brings the epoch up to date without building or waiting for an index: with one, as current() does; before the
+   * first build, by reading the store's generation at most every `checkIntervalMs`. For memories of graph reads
+   * (cachedNodeReads), which must keep to the epoch whether or not anyone has asked for a path yet.
+   */
+  async observe(): Promise<void> {
+    if (this.index) {
+      await this.current();
+      return;
+    }
+    if (Date.now() - this.checkedAt < this.opts.checkIntervalMs) return;
+    const generation = await this.store.generation();
+    this.checkedAt = Date.now();
+    this.seen(generation);
+  }
+
+  /**
    * After a local write: starts a rebuild now (queries keep the old index meanwhile). The promise settles when
    * an index at least as new as the write is in place, so a caller that must publish "done" only after paths
    * reflect its write (the datapipe finishing jobs) can wait for it; it never rejects.

@@ -26,16 +26,16 @@ const MAX_NODES = 10_000;
  */
 export function cachedNodeReads(
   store: NodeReader,
-  index: Pick<GraphIndexHolder, 'epoch' | 'current' | 'ready'>,
+  index: Pick<GraphIndexHolder, 'epoch' | 'observe'>,
   max = MAX_NODES,
 ): NodeReader {
   let epoch = -1;
   const nodes = new Map<string, GraphNode | undefined>();
   return {
     async nodeByObjectId(objectid: string) {
-      // Until the first index is built there is no epoch to trust, and a look-up must not wait for that build.
-      if (!index.ready) return store.nodeByObjectId(objectid);
-      await index.current(); // notices another writer's change (at most every checkIntervalMs); never waits for a rebuild
+      // Notices another writer's change (at most every checkIntervalMs); never builds an index nor waits for one, so
+      // look-ups are kept from the start, not only once someone has asked for a path.
+      await index.observe();
       const at = index.epoch;
       if (at !== epoch) {
         nodes.clear();

@@ -88,6 +88,26 @@ describe('nodes kept in memory per graph epoch', () => {
     });
   });
 
+  describe('before the first index is built, with the check on every request', () => {
+    const t = useTestApp({ indexCheckMs: 0 });
+
+    const get = () => request(t.app).get(`/api/v2/users/${USER}?counts=false`).set('Authorization', `Bearer ${t.adminJwt}`);
+
+    it('keeps the node from the start, before anyone asked for a path', async () => {
+      await seed(t, 'FIRST@CORP');
+      expect((await get()).body.data.props.name).toBe('FIRST@CORP');
+      await rename(t, 'BEHIND@CORP', false);
+      expect((await get()).body.data.props.name).toBe('FIRST@CORP'); // from memory: the generation did not move
+      expect(t.infra.graphIndex.ready).toBe(false);
+    });
+
+    it("shows another writer's new generation without building an index", async () => {
+      await rename(t, 'OTHER@CORP', true);
+      expect((await get()).body.data.props.name).toBe('OTHER@CORP');
+      expect(t.infra.graphIndex.ready).toBe(false);
+    });
+  });
+
   describe('with the check on every request (tests) ', () => {
     const t = useTestApp();
 
