@@ -24,11 +24,7 @@ const MAX_NODES = 10_000;
  * look-ups cost no database round trip. A node read while the epoch moved is not kept. Nodes are frozen: a caller
  * that changed one would change every later answer.
  */
-export function cachedNodeReads(
-  store: NodeReader,
-  index: Pick<GraphIndexHolder, 'epoch' | 'observe'>,
-  max = MAX_NODES,
-): NodeReader {
+export function cachedNodeReads(store: NodeReader, index: Pick<GraphIndexHolder, 'epoch' | 'observe'>, max = MAX_NODES): NodeReader {
   let epoch = -1;
   const nodes = new Map<string, GraphNode | undefined>();
   return {
