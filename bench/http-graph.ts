@@ -95,9 +95,8 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     };
     // BENCH_ROUTES=name,… drives only those routes (profiling one route); the bare route always runs.
     const only = process.env.BENCH_ROUTES?.split(',');
-    // First touch: builds the path index, and checks every route answers 200 before it is measured. Every route,
-    // even those BENCH_ROUTES leaves out: until the path index is first built the server keeps no node in memory
-    // (src/services/node-cache.ts), and a look-up would cost a database round trip it does not cost in service.
+    // First touch of every route, even those BENCH_ROUTES leaves out: builds the path index (as a server in use has
+    // one), and checks every route answers 200 before it is measured.
     const bodyBytes: Record<string, number> = {};
     for (const [name, r] of Object.entries(routes)) {
       const res = await fetch(server.url + r, { headers: signedHeaders(r) });
