@@ -87,6 +87,18 @@ describe('database faults', () => {
     expect(status).toBe(200);
   });
 
+  it('answers an entity look-up with 503 while the database is away (the node memory checks the graph generation)', async () => {
+    const user = () => request(app).get('/api/v2/users/S-1-5-21-9-1001?counts=false').set('Authorization', `Bearer ${jwt}`);
+    expect((await user()).status).toBe(404); // no such node; read through the node memory, no path index built
+    proxy.cut();
+    expect(expectWrapper(await user(), 503).context).toBe('database');
+    proxy.restore();
+    const back = Date.now();
+    let status = 0;
+    while (Date.now() - back < 5000 && status !== 404) status = (await user()).status;
+    expect(status).toBe(404);
+  });
+
   it('keeps the data pipeline alive through an outage (a kick during it fails softly, the next one works)', async () => {
     proxy.cut();
     await services.datapipe.drain(); // must not throw or crash
