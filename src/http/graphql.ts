@@ -132,7 +132,9 @@ export function restEngine(yoga: ReturnType<typeof createGraphQLHandler>, contex
   const plugins = (yoga as unknown as { plugins: (Plugin | undefined)[] }).plugins;
   const hooking = plugins.filter((p) => p && ('onContextBuilding' in p || 'onEnveloped' in p));
   if (hooking.length !== 1 || !hooking[0]!.onContextBuilding)
-    throw new Error(`REST engine: ${hooking.length} GraphQL plugins hook context building; expected only yoga's own context one`);
+    throw new Error(
+      `REST engine: ${hooking.length} GraphQL plugins hook context building or getEnveloped; expected only yoga's own context one`,
+    );
   const { schema, execute } = yoga.getEnveloped({} as never);
   return (req: Request, res: Response) => ({
     schema,
