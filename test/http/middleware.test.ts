@@ -17,6 +17,17 @@ describe('error wrapper and middleware', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
+  it('answers a REST route in JSON with its length, and HEAD with the same headers and no body', async () => {
+    const get = await request(t.app).get('/api/v2/permissions/1').set('Authorization', `Bearer ${t.adminJwt}`);
+    expect(get.status).toBe(200);
+    expect(get.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(get.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(get.body)));
+    const head = await request(t.app).head('/api/v2/permissions/1').set('Authorization', `Bearer ${t.adminJwt}`);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.text).toBeUndefined();
+  });
+
   it('answers unknown routes and methods with 404 in the wrapper', async () => {
     expect(expectWrapper(await request(t.app).get('/api/v2/no-such-thing'), 404).context).toBe('router');
     expectWrapper(await request(t.app).patch('/api/v2/permissions/1'), 404);
@@ -106,7 +117,8 @@ describe('rate limiting', () => {
     const err = expectWrapper(limited!, 429);
     expect(err).toEqual({ context: 'middleware', message: 'Too many requests. Please try again later.' });
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(limited!.headers.ratelimit).toBeDefined();
+    expect(limited!.headers.ratelimit).toMatch(/^limit=3, remaining=0, reset=[1-9]\d*$/);
+    expect(limited!.headers['ratelimit-policy']).toBe('3;w=1');
     // Another route has its own counter.
     expect((await request(t.app).get('/api/v2/self')).status).toBe(401);
   });
