@@ -13,7 +13,7 @@ import { migrate } from '../src/db/migrate';
 import { Database } from '../src/db/pool';
 import { isTier, TIERS } from '../src/generate/tiers';
 import { benchDatabase, log } from './harness';
-import { benchLogin, cpuMs, startServerChild } from './server-child';
+import { benchLogin, cpuMs, serverCommand, startServerChild } from './server-child';
 import { smoke } from './stats';
 
 const BENCH_SECRET_KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
@@ -150,6 +150,21 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
         ratios[name]!.push(Number((run.rps / b.rps).toFixed(2)));
       }
     }
+    // BENCH_CONCURRENT=n: n rounds of the bare route and each route driven at the same time, for the same seconds.
+    // With both servers pinned to one CPU (BENCH_SERVER_CPUS) they share it, so whatever slows the machine during a
+    // round slows both alike; the ratio of their CPU per request is then the steadiest figure this machine gives.
+    const concurrent: Record<string, { cpu: number[]; rps: number[] }> = {};
+    for (let t = 0; t < Number(process.env.BENCH_CONCURRENT ?? 0); t++) {
+      for (const [name, r] of Object.entries(routes)) {
+        const [b, run] = await Promise.all([
+          drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid),
+          drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name)),
+        ]);
+        const c = (concurrent[name] ??= { cpu: [], rps: [] });
+        c.cpu.push(Number((b.cpu_us_per_request / run.cpu_us_per_request).toFixed(2)));
+        c.rps.push(Number((run.rps / b.rps).toFixed(2)));
+      }
+    }
     return {
       storage: store.kind,
       nodes: counts.nodes,
@@ -168,6 +183,14 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       ...(ratios[Object.keys(routes)[0]!]!.length > 1 && {
         rps_ratio_trials: ratios,
         rps_ratio_median: Object.fromEntries(Object.entries(ratios).map(([n, v]) => [n, median(v)])),
+      }),
+      ...(Object.keys(concurrent).length > 0 && {
+        concurrent: Object.fromEntries(
+          Object.entries(concurrent).map(([n, c]) => [
+            n,
+            { cpu_ratio_trials: c.cpu, cpu_ratio_median: median(c.cpu), rps_ratio_trials: c.rps, rps_ratio_median: median(c.rps) },
+          ]),
+        ),
       }),
       server_rss_mib: server.rssMiB(),
       server_errors: server.errors,
@@ -213,7 +236,7 @@ async function drive(
 }
 
 async function startBare(bodyBytes: number): Promise<{ url: string; pid: number | undefined; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')], {
+  const child = spawn(...serverCommand(['--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')]), {
     env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -35,6 +35,16 @@ export function cpuMs(pid: number | undefined): number {
   }
 }
 
+/**
+ * The command that starts a serving process: with BENCH_SERVER_CPUS (a taskset CPU list, e.g. `1`) it runs pinned
+ * to those CPUs. Run the bench itself pinned to the others (`taskset -c 0 npm run bench …`) and the load generator
+ * and the server stop taking turns on the same core, which on a 2-core VM is most of a run's noise.
+ */
+export function serverCommand(args: string[]): [string, string[]] {
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  return cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+}
+
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
 async function freePort(): Promise<number> {
@@ -59,7 +69,7 @@ export async function startServerChild(
   // BENCH_SERVER_DIST=1: the built service (`npm run build` first), exactly what `npm start` runs.
   const entry =
     process.env.BENCH_SERVER_DIST === '1' ? [path.join(ROOT, 'dist', 'cli.js')] : ['--import', 'tsx', path.join(ROOT, 'src', 'cli.ts')];
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry, 'serve'], {
+  const child = spawn(...serverCommand([...(opts.nodeArgs ?? []), ...entry, 'serve']), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
