@@ -56,7 +56,10 @@ export function urlGuard() {
     if (hasNul(decoded)) throw badRequest('router', 'The request path contains a NUL character, which is not accepted.');
     if (q >= 0 && /%00|\u0000/i.test(target.slice(q)))
       throw badRequest('router', 'The query string contains a NUL character, which is not accepted.');
-    checkInput('router', req.query, 'The query string');
+    // express 5 parses the query string again on every read of req.query; parsed once here, it is kept.
+    const query = req.query;
+    Object.defineProperty(req, 'query', { value: query, writable: true, configurable: true, enumerable: true });
+    checkInput('router', query, 'The query string');
     next();
   };
 }
