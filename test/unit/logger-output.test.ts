@@ -1,0 +1,50 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const LOGGER = path.resolve(__dirname, '..', '..', 'src', 'logger.ts');
+
+/**
+ * Runs a script against the service's stdout logger in a child process and collects its stdout with the time each
+ * chunk arrived (ms after start).
+ */
+function run(script: string): Promise<{ code: number | null; chunks: { at: number; text: string }[] }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+    env: { PATH: process.env.PATH ?? '', LOGGER },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const chunks: { at: number; text: string }[] = [];
+  child.stdout.on('data', (d: Buffer) => chunks.push({ at: Date.now() - started, text: d.toString() }));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, chunks })));
+}
+
+describe('the stdout logger (lines are written in blocks)', () => {
+  it('writes what waits when the process exits', async () => {
+    const { code, chunks } = await run(
+      `const { createLogger } = require(process.env.LOGGER);
+       const log = createLogger('info');
+       for (let i = 0; i < 3; i++) log.info({ i }, 'line');
+       process.exit(0);`,
+    );
+    expect(code).toBe(0);
+    const lines = chunks
+      .map((c) => c.text)
+      .join('')
+      .trim()
+      .split('\n');
+    expect(lines.map((l) => JSON.parse(l).i)).toEqual([0, 1, 2]);
+  });
+
+  it('writes a lone line within a moment while the process goes on', async () => {
+    const { chunks } = await run(
+      `const { createLogger } = require(process.env.LOGGER);
+       const log = createLogger('info');
+       setTimeout(() => log.info('lone line'), 300);
+       setTimeout(() => process.exit(0), 3000);`,
+    );
+    const first = chunks.find((c) => c.text.includes('lone line'));
+    expect(first).toBeDefined();
+    // Written by the periodic flush, long before the exit at 3 s flushes everything.
+    expect(first!.at).toBeLessThan(2000);
+  });
+});
