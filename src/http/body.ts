@@ -43,6 +43,16 @@ async function* chunks(req: Request, res: Response, max: number): AsyncGenerator
  * Reads the whole body into memory with raw-body, refusing more than `max` bytes (413) as early as the headers
  * allow. raw-body pauses the stream on a refusal; `refuse` drains the rest.
  */
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): there is nothing to
+ * wait for, and most GETs skip the stream reader and its turn of the event loop.
+ */
+function hasBody(req: Request): boolean {
+  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+}
+
 async function readRaw(req: Request, res: Response, max: number): Promise<Buffer> {
   try {
     return await getRawBody(req, { limit: max, length: req.headers['content-length'] });
@@ -93,7 +103,7 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
       }
       max = opts.multipartMaxBytes ?? opts.maxBytes;
     }
-    const raw = await readRaw(req, res, max);
+    const raw = hasBody(req) ? await readRaw(req, res, max) : EMPTY;
     if (req.uploadAdmission && !req.uploadAdmission.take(raw.length))
       throw refuse(req, res, max, 'the bytes one caller may have in flight across uploads');
     if (kind === 'graphql' && multipart) {

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import request from 'supertest';
@@ -45,6 +47,42 @@ describe('error wrapper and middleware', () => {
       context: 'middleware',
       message: expect.stringMatching(/^The JSON payload could not be unmarshalled\. .*position/),
     });
+  });
+
+  it('reads a chunked JSON body (Transfer-Encoding, no Content-Length) and a GET with no body at all', async () => {
+    const server = http.createServer(t.app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const send = (method: string, path: string, chunks: string[]) =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              method,
+              path,
+              headers: { authorization: `Bearer ${t.adminJwt}`, 'content-type': 'application/json' },
+            },
+            (res) => {
+              let body = '';
+              res.on('data', (d) => (body += d));
+              res.on('end', () => resolve({ status: res.statusCode!, body }));
+            },
+          );
+          req.on('error', reject);
+          for (const c of chunks) req.write(c);
+          req.end();
+        });
+      const created = await send('POST', '/api/v2/tokens', ['{"token_na', 'me": "chunked"}']);
+      expect(created.status).toBe(200);
+      expect(JSON.parse(created.body).data.name).toEqual({ string: 'chunked', valid: true });
+      const malformed = await send('POST', '/api/v2/tokens', ['{"token_name": ', '}']);
+      expect(malformed.status).toBe(400);
+      expect((await send('GET', '/api/v2/permissions/1', [])).status).toBe(200);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('answers a body over the limit with 413, declared or streamed', async () => {
