@@ -39,10 +39,6 @@ async function* chunks(req: Request, res: Response, max: number): AsyncGenerator
   }
 }
 
-/**
- * Reads the whole body into memory with raw-body, refusing more than `max` bytes (413) as early as the headers
- * allow. raw-body pauses the stream on a refusal; `refuse` drains the rest.
- */
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -53,6 +49,10 @@ function hasBody(req: Request): boolean {
   return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * Reads the whole body into memory with raw-body, refusing more than `max` bytes (413) as early as the headers
+ * allow. raw-body pauses the stream on a refusal; `refuse` drains the rest.
+ */
 async function readRaw(req: Request, res: Response, max: number): Promise<Buffer> {
   try {
     return await getRawBody(req, { limit: max, length: req.headers['content-length'] });
