@@ -45,8 +45,8 @@ export function accessLog(logger: Logger): RequestHandler {
  * Writes one access line to the logger's destination, in exactly the form `logger[level](fields, msg)` would:
  * level, the logger's time and bindings, the fields, the message. The fields are allowlisted values (secret query
  * values already hidden), so the logger's redaction has nothing to find in them, and plain JSON.stringify serialises
- * them; pino's own path (a safe stringify walking every key, redaction, hooks) was ~8 % of a signed look-up's CPU,
- * measured by A/B (docs/benchmarks.md, issue 14 tenth pass).
+ * them. The whole line cost ~0.08 of a signed look-up's ratio to a bare route, mostly pino's per-call path (a safe
+ * stringify walking every key, redaction, hooks); written this way it costs ~0.03 (docs/benchmarks.md, tenth pass).
  */
 export function accessLineWriter(logger: Logger): (level: AccessLevel, fields: Record<string, unknown>, msg: string) => void {
   const { streamSym, timeSym, chindingsSym } = pino.symbols;
