@@ -25,12 +25,19 @@ export class RevocableCache<V> {
     this.entries.clear();
   }
 
-  /** The entry for `key`, or `load()`'s answer (stored when the cache is live and no notice came meanwhile). */
-  async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /**
+   * The entry for `key`, or `load()`'s answer (stored when the cache is live and no notice came meanwhile). A kept
+   * entry comes back as a plain value: a hit costs no promise.
+   */
+  get(key: string, load: () => Promise<V | undefined>): V | Promise<V | undefined> {
     if (this.live) {
       const hit = this.entries.get(key);
       if (hit !== undefined) return hit;
     }
+    return this.load(key, load);
+  }
+
+  private async load(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const epoch = this.epoch;
     const value = await load();
     if (value !== undefined && this.live && epoch === this.epoch) {

@@ -90,7 +90,7 @@ const isType = (type: string | undefined, types: string[]) => !!type && typeis.i
  *   form       application/x-www-form-urlencoded into an object of strings (SAML's HTTP-POST binding)
  */
 export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  const read = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const type = req.headers['content-type'];
     const multipart = isType(type, ['multipart/*']);
     let max = opts.maxBytes;
@@ -139,6 +139,15 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     }
     checkInput('middleware', req.body);
     next();
+  };
+  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
+    // Most REST requests (every GET) have no body: nothing to read, so no promise for the router to wait on.
+    if (kind !== 'graphql' && !hasBody(req)) {
+      req.bodySource = { kind: 'buffer', data: EMPTY };
+      req.body = undefined;
+      return next();
+    }
+    return read(req, res, next);
   };
 }
 

@@ -1,5 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { notFound, unauthorized } from '../errors.js';
+import { whenReady } from '../maybe-promise.js';
 import { MSG } from '../messages.js';
 import { parse } from '../rest/params.js';
 import type { RestRequest, RestResponse, RestRoute, RouteInput } from '../rest/route.js';
@@ -39,7 +40,7 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
       if (enterprise && deps.edition !== 'enterprise') throw notFound(first.context, MSG.notEnterprise);
       next();
     };
-    const handler = async (req: Request, res: Response) => {
+    const handler = (req: Request, res: Response): void | Promise<void> => {
       // Answer 401 before looking at parameters, as a caller without credentials learns nothing from a 400.
       if (needsCaller && !req.session) throw unauthorized(first.context, MSG.notAuthenticated);
       const rreq: RestRequest = { headers: req.headers, session: req.session ?? null, upload: req.upload };
@@ -54,13 +55,18 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
       if (!chosen) throw notFound(first.context, MSG.routeNotFound);
       const { route, input } = chosen;
       const variables = route.variables ? route.variables(input, rreq) : {};
-      const data = await deps.runner.run(route.operation, variables, () => deps.envelope(req, res), route.context);
-      const out: RestResponse = route.reshape ? route.reshape(data, rreq) : { body: { data: Object.values(data as object)[0] } };
-      if (route.deprecatedBy) {
-        res.setHeader('Deprecation', 'true');
-        res.setHeader('Link', `<${route.deprecatedBy}>; rel="successor-version"`);
-      }
-      send(res, out);
+      // A plain value when the operation answered from memory: no promise for the router to wait on.
+      return whenReady(
+        deps.runner.run(route.operation, variables, () => deps.envelope(req, res), route.context),
+        (data) => {
+          const out: RestResponse = route.reshape ? route.reshape(data, rreq) : { body: { data: Object.values(data as object)[0] } };
+          if (route.deprecatedBy) {
+            res.setHeader('Deprecation', 'true');
+            res.setHeader('Link', `<${route.deprecatedBy}>; rel="successor-version"`);
+          }
+          send(res, out);
+        },
+      );
     };
     const method = first.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const area = areaOf(first.path);

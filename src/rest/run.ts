@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
 import { AppError, asAppError, badRequest, internal } from '../errors.js';
+import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import { MSG } from '../messages.js';
 
 /** `<repo>/src/rest/operations`, from `src/rest` (tests) and `dist/rest` (built service). */
@@ -103,21 +104,29 @@ export class OperationRunner {
     return [...this.ops.keys()];
   }
 
-  /** Executes an operation; returns its data or throws the AppError the result carries, in `context`. */
-  async run(name: string, variables: Record<string, unknown>, envelope: Envelope, context: string): Promise<unknown> {
+  /**
+   * Executes an operation; returns its data or throws the AppError the result carries, in `context`. An operation
+   * whose resolvers all answered from memory comes back as a plain value (graphql-jit then runs synchronously).
+   */
+  run(name: string, variables: Record<string, unknown>, envelope: Envelope, context: string): MaybePromise<unknown> {
     const op = this.ops.get(name);
     if (!op) throw internal(context, MSG.internal, new Error(`unknown REST operation ${name}`));
     const { schema, contextFactory, execute } = envelope();
-    const contextValue = await contextFactory();
-    const result = (await execute({
-      schema,
-      document: op.document,
-      contextValue,
-      variableValues: variables,
-      operationName: name,
-    })) as ExecutionResult;
-    if (result.errors?.length) throw errorOf(result.errors, context);
-    return result.data;
+    return whenReady(contextFactory() as MaybePromise<unknown>, (contextValue) =>
+      whenReady(
+        execute({
+          schema,
+          document: op.document,
+          contextValue,
+          variableValues: variables,
+          operationName: name,
+        }) as MaybePromise<ExecutionResult>,
+        (result) => {
+          if (result.errors?.length) throw errorOf(result.errors, context);
+          return result.data;
+        },
+      ),
+    );
   }
 }
 

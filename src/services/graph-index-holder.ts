@@ -66,15 +66,16 @@ export class GraphIndexHolder {
    * first build, by reading the store's generation at most every `checkIntervalMs`. For memories of graph reads
    * (cachedNodeReads), which must keep to the epoch whether or not anyone has asked for a path yet.
    */
-  async observe(): Promise<void> {
-    if (this.index) {
-      await this.current();
-      return;
-    }
-    if (Date.now() - this.checkedAt < this.opts.checkIntervalMs) return;
-    const generation = await this.store.generation();
-    this.checkedAt = Date.now();
-    this.seen(generation);
+  observe(): Promise<void> | undefined {
+    // Nothing to look at (checked within the interval, or a rebuild under way that will move the epoch itself):
+    // undefined rather than a settled promise, so a look-up answered from memory costs no promise.
+    if (this.index && this.building) return undefined;
+    if (Date.now() - this.checkedAt < this.opts.checkIntervalMs) return undefined;
+    if (this.index) return this.current().then(() => undefined);
+    return this.store.generation().then((generation) => {
+      this.checkedAt = Date.now();
+      this.seen(generation);
+    });
   }
 
   /**

@@ -1,10 +1,13 @@
 import type { IconLookup } from '../graph/format.js';
 import type { GraphNode } from '../graph/model.js';
 import type { GraphStore } from '../graph/store.js';
+import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 
-/** What the entity and graph services read a single node through. */
-export type NodeReader = Pick<GraphStore, 'nodeByObjectId'>;
+/** What the entity and graph services read a single node through; a node in memory comes back as a plain value. */
+export interface NodeReader {
+  nodeByObjectId(objectid: string): MaybePromise<GraphNode | undefined>;
+}
 
 /** What the services answering an entity panel (graph, entities) are made from. */
 export interface PanelDeps {
@@ -28,22 +31,24 @@ export function cachedNodeReads(store: NodeReader, index: Pick<GraphIndexHolder,
   let epoch = -1;
   const nodes = new Map<string, GraphNode | undefined>();
   return {
-    async nodeByObjectId(objectid: string) {
+    nodeByObjectId(objectid: string) {
       // Notices another writer's change (at most every checkIntervalMs); never builds an index nor waits for one, so
       // look-ups are kept from the start, not only once someone has asked for a path.
-      await index.observe();
-      const at = index.epoch;
-      if (at !== epoch) {
-        nodes.clear();
-        epoch = at;
-      }
-      if (nodes.has(objectid)) return nodes.get(objectid);
-      const node = await store.nodeByObjectId(objectid);
-      if (index.epoch === at) {
-        if (nodes.size >= max) nodes.clear();
-        nodes.set(objectid, node && deepFreeze(node));
-      }
-      return node;
+      return whenReady(index.observe(), () => {
+        const at = index.epoch;
+        if (at !== epoch) {
+          nodes.clear();
+          epoch = at;
+        }
+        if (nodes.has(objectid)) return nodes.get(objectid);
+        return whenReady(store.nodeByObjectId(objectid), (node) => {
+          if (index.epoch === at) {
+            if (nodes.size >= max) nodes.clear();
+            nodes.set(objectid, node && deepFreeze(node));
+          }
+          return node;
+        });
+      });
     },
   };
 }

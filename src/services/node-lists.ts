@@ -2,6 +2,7 @@ import type { GraphIndex } from '../graph/index/graph-index.js';
 import { primaryKind } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
 import type { EdgeTriple, GraphStore } from '../graph/store.js';
+import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import type { NodeReader } from './node-cache.js';
 import { badRequest, notFound } from '../errors.js';
 import { paging, sortInput, sortKeys, type Paging, type SortKey } from './paging.js';
@@ -41,14 +42,15 @@ export const NODE_SORT_COLUMN = Object.fromEntries(SORTABLE.map((c) => [c, c])) 
 export const nodeSortKeys = (context: string, values: readonly string[]) => sortKeys(context, values, SORTABLE);
 
 /** The node with an object id (case-insensitive); 404 unless it has `kind` when one is given. */
-export async function findNode(store: NodeReader, context: string, objectId: string, kind?: string): Promise<GraphNode> {
+export function findNode(store: NodeReader, context: string, objectId: string, kind?: string): MaybePromise<GraphNode> {
   const id = objectId.trim();
   if (!id) throw badRequest(context, 'object_id is required.');
-  const node = await store.nodeByObjectId(id.toUpperCase());
-  if (!node || (kind && !node.kinds.includes(kind))) {
-    throw notFound(context, kind ? `No ${kind} with object id ${id} was found.` : `No node with object id ${id} was found.`);
-  }
-  return node;
+  return whenReady(store.nodeByObjectId(id.toUpperCase()), (node) => {
+    if (!node || (kind && !node.kinds.includes(kind))) {
+      throw notFound(context, kind ? `No ${kind} with object id ${id} was found.` : `No node with object id ${id} was found.`);
+    }
+    return node;
+  });
 }
 
 export interface ListRequest {

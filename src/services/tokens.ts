@@ -8,6 +8,7 @@ import type { PrincipalsStore, TokenPrincipal } from '../db/stores/principals-st
 import type { TokenModel, TokensStore } from '../db/stores/tokens-store.js';
 import type { UsersStore } from '../db/stores/users-store.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
+import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import type { IdentityService } from './identity.js';
 import { requireUuid } from './validate.js';
 
@@ -62,7 +63,8 @@ export interface TokensDeps {
 
 /** A cache of token principals that serves only while its invalidation feed is live (src/auth/revocable-cache.ts). */
 export interface PrincipalCache {
-  get(tokenId: string, load: () => Promise<TokenPrincipal | undefined>): Promise<TokenPrincipal | undefined>;
+  /** The kept principal or the loaded one; a kept one comes back as a plain value (no promise, no turn of the loop). */
+  get(tokenId: string, load: () => Promise<TokenPrincipal | undefined>): MaybePromise<TokenPrincipal | undefined>;
   invalidate(): void;
 }
 
@@ -129,27 +131,56 @@ export function createTokensService(deps: TokensDeps) {
    * bare route at 32 connections). A changed offset is written at once.
    */
   const lastTouch = new Map<string, { ms: number; offset: number }>();
-  async function touchCoalesced(tokenId: string, at: Date, offset: number): Promise<void> {
+  function touchCoalesced(tokenId: string, at: Date, offset: number): Promise<void> | undefined {
     const ms = at.getTime();
     const last = lastTouch.get(tokenId);
-    if (last && last.offset === offset && ms >= last.ms && ms - last.ms < 1000) return;
+    if (last && last.offset === offset && ms >= last.ms && ms - last.ms < 1000) return undefined;
     if (lastTouch.size > 10_000) lastTouch.clear();
     lastTouch.set(tokenId, { ms, offset });
-    await tokens.touch(tokenId, at, offset);
+    return tokens.touch(tokenId, at, offset);
   }
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
 
   /** The token's principal, when the token is known and the RequestDate within the window; a 401 otherwise. */
-  async function knownToken(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>) {
+  function knownToken(r: Pick<SignedRequest, 'tokenId' | 'requestDate'>): MaybePromise<TokenPrincipal> {
     const id = r.tokenId.toLowerCase();
-    const p = deps.principalCache
-      ? await deps.principalCache.get(id, () => deps.principals.byToken(id))
-      : await deps.principals.byToken(id);
-    if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
-    const refusal = windowRefusal(r.requestDate, clock().getTime(), p.requestOffsetMinutes);
-    if (refusal) throw unauthorized('auth', `Signed request rejected: ${refusal}`);
-    return p;
+    const principal = deps.principalCache ? deps.principalCache.get(id, () => deps.principals.byToken(id)) : deps.principals.byToken(id);
+    return whenReady(principal, (p) => {
+      if (!p) throw unauthorized('auth', 'Signed request rejected: unknown API token.');
+      const refusal = windowRefusal(r.requestDate, clock().getTime(), p.requestOffsetMinutes);
+      if (refusal) throw unauthorized('auth', `Signed request rejected: ${refusal}`);
+      return p;
+    });
+  }
+
+  /** The digest of a signed request: kept from the upload's stream, or computed over the body now. */
+  function requestDigest(p: TokenPrincipal, r: SignedRequest): MaybePromise<Buffer> {
+    if (r.body.kind === 'file' && r.body.signed) {
+      // Hashed while it streamed to disk (beginSignedBody): the file is not read again.
+      if (!sameRequest(r.body.signed, r)) throw digestMismatch();
+      return r.body.signed.digest;
+    }
+    const h = beginSignature(signingKey(p), r.method, r.target, r.requestDate);
+    if (r.body.kind === 'buffer') return h.update(r.body.data).digest();
+    const path = r.body.path;
+    return (async () => {
+      for await (const chunk of fs.createReadStream(path)) h.update(chunk as Buffer);
+      return h.digest();
+    })();
+  }
+
+  /** The caller a verified token stands for: its owner, or the client it was issued to. */
+  function callerOf(p: TokenPrincipal): MaybePromise<Session> {
+    if (p.clientId) {
+      if (!deps.resolveClient) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
+      return deps.resolveClient(p.clientId, p.tokenId);
+    }
+    if (p.isDisabled) throw unauthorized('auth', 'Signed request rejected: the token owner is disabled.');
+    return deps.identity.toUserSession(
+      { userId: p.userId!, principalName: p.principalName!, isDisabled: false, permissions: p.permissions, roles: p.roles },
+      { method: 'signature', tokenId: p.tokenId },
+    );
   }
 
   // Opened keys by sealed value and token: the same input always opens to the same key, and opening (AES-GCM) was
@@ -208,34 +239,19 @@ export function createTokensService(deps: TokensDeps) {
     /**
      * Verifies a signed request and returns its caller. Every failure is a 401 that names the failing part:
      * unknown token, disabled owner, date outside the window, digest mismatch. Updates last_access on success.
+     * A request whose token is in memory and whose body is in hand is answered without a promise: a signed look-up
+     * spent a dozen promises here, each one a cost on every request while request scopes are tracked (src/scope.ts).
      */
-    async verifySignedRequest(r: SignedRequest): Promise<Session> {
-      const p = await knownToken(r);
-      let digest: Buffer;
-      if (r.body.kind === 'file' && r.body.signed) {
-        // Hashed while it streamed to disk (beginSignedBody): the file is not read again.
-        if (!sameRequest(r.body.signed, r)) throw digestMismatch();
-        digest = r.body.signed.digest;
-      } else {
-        const h = beginSignature(signingKey(p), r.method, r.target, r.requestDate);
-        if (r.body.kind === 'buffer') h.update(r.body.data);
-        else for await (const chunk of fs.createReadStream(r.body.path)) h.update(chunk as Buffer);
-        digest = h.digest();
-      }
-      if (!digestsEqual(digest, r.signature)) throw digestMismatch();
-      let session: Session;
-      if (p.clientId) {
-        if (!deps.resolveClient) throw unauthorized('auth', 'Signed request rejected: client tokens are not accepted here.');
-        session = await deps.resolveClient(p.clientId, p.tokenId);
-      } else {
-        if (p.isDisabled) throw unauthorized('auth', 'Signed request rejected: the token owner is disabled.');
-        session = deps.identity.toUserSession(
-          { userId: p.userId!, principalName: p.principalName!, isDisabled: false, permissions: p.permissions, roles: p.roles },
-          { method: 'signature', tokenId: p.tokenId },
-        );
-      }
-      await touchCoalesced(p.tokenId, clock(), namedHour(r.requestDate)!.offsetMinutes);
-      return session;
+    verifySignedRequest(r: SignedRequest): MaybePromise<Session> {
+      return whenReady(knownToken(r), (p) =>
+        whenReady(requestDigest(p, r), (digest) => {
+          if (!digestsEqual(digest, r.signature)) throw digestMismatch();
+          return whenReady(callerOf(p), (session) => {
+            const touched = touchCoalesced(p.tokenId, clock(), namedHour(r.requestDate)!.offsetMinutes);
+            return touched ? touched.then(() => session) : session;
+          });
+        }),
+      );
     },
 
     /**

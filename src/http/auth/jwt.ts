@@ -3,5 +3,5 @@ import type { AuthStrategy } from './types.js';
 
 /** `Authorization: Bearer <JWT>`: a login session. */
 export function jwtStrategy(identity: IdentityService): AuthStrategy {
-  return async (req) => (req.scheme === 'bearer' ? identity.authenticateJwt(req.credential) : null);
+  return (req) => (req.scheme === 'bearer' ? identity.authenticateJwt(req.credential) : null);
 }

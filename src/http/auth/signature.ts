@@ -11,7 +11,7 @@ const reject = (what: string) => unauthorized('auth', `Signed request rejected: 
  * headers. Header checks happen here; the token lookup, time window and digest are the tokens service's.
  */
 export function signatureStrategy(tokens: TokensService): AuthStrategy {
-  return async (req) => {
+  return (req) => {
     if (!(SIGNATURE_SCHEMES as readonly string[]).includes(req.scheme)) return null;
     if (!isUuid(req.credential)) throw reject('the token ID in the Authorization header is malformed (expected a UUID).');
     const requestDate = req.header('requestdate');

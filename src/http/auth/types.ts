@@ -1,5 +1,6 @@
 import type { BodySource } from '../../auth/body-source.js';
 import type { Session } from '../../auth/session.js';
+import type { MaybePromise } from '../../maybe-promise.js';
 
 /** The parts of an HTTP request authentication looks at. */
 export interface AuthRequest {
@@ -13,7 +14,7 @@ export interface AuthRequest {
 }
 
 /**
- * A way of proving who is calling. `null` means "not my scheme"; a Session means success; a thrown
- * UNAUTHENTICATED AppError means "my scheme, but the credential is invalid".
+ * A way of proving who is calling. `null` means "not my scheme"; a Session means success; a thrown (or rejected)
+ * UNAUTHENTICATED AppError means "my scheme, but the credential is invalid". An answer in hand is returned as is.
  */
-export type AuthStrategy = (req: AuthRequest) => Promise<Session | null>;
+export type AuthStrategy = (req: AuthRequest) => MaybePromise<Session | null>;
