@@ -74,7 +74,7 @@ export function createEntityService(deps: PanelDeps) {
       const id = listId(context, entity, key);
       const req = listRequest(context, input);
       const { index, found } = await run(entity, id);
-      return nodePage(store, index, found.nodes, req);
+      return nodePage(nodes, index, found.nodes, req);
     },
 
     /** A typed graph in BloodHound's legacy map format (custom node kinds' icons included). */

@@ -1,6 +1,7 @@
 import { GraphIndex } from '../graph/index/graph-index.js';
 import type { GraphStore } from '../graph/store.js';
 import type { Logger } from '../logger.js';
+import { whenReady, type MaybePromise } from '../maybe-promise.js';
 
 /**
  * Keeps the in-memory graph index current. Every write to the graph bumps a generation number in the store; the
@@ -50,15 +51,17 @@ export class GraphIndexHolder {
     return this.building !== undefined;
   }
 
-  async current(): Promise<GraphIndex> {
+  /** The index to answer from; the one in hand as a plain value while no check of the generation is due. */
+  current(): MaybePromise<GraphIndex> {
     const index = this.index;
     if (!index) return this.building ?? this.rebuild();
     if (this.building || Date.now() - this.checkedAt < this.opts.checkIntervalMs) return index;
-    const generation = await this.store.generation();
-    this.checkedAt = Date.now();
-    this.seen(generation);
-    if (index.generation !== generation) void this.rebuild().catch(() => undefined); // logged in rebuild
-    return this.index ?? index;
+    return this.store.generation().then((generation) => {
+      this.checkedAt = Date.now();
+      this.seen(generation);
+      if (index.generation !== generation) void this.rebuild().catch(() => undefined); // logged in rebuild
+      return this.index ?? index;
+    });
   }
 
   /**
@@ -66,12 +69,12 @@ export class GraphIndexHolder {
    * first build, by reading the store's generation at most every `checkIntervalMs`. For memories of graph reads
    * (cachedNodeReads), which must keep to the epoch whether or not anyone has asked for a path yet.
    */
-  observe(): Promise<void> | undefined {
+  observe(): MaybePromise<void> {
     // Nothing to look at (checked within the interval, or a rebuild under way that will move the epoch itself):
     // undefined rather than a settled promise, so a look-up answered from memory costs no promise.
     if (this.index && this.building) return undefined;
     if (Date.now() - this.checkedAt < this.opts.checkIntervalMs) return undefined;
-    if (this.index) return this.current().then(() => undefined);
+    if (this.index) return whenReady(this.current(), () => undefined);
     return this.store.generation().then((generation) => {
       this.checkedAt = Date.now();
       this.seen(generation);

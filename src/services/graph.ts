@@ -6,6 +6,7 @@ import { allShortestPaths } from '../graph/index/shortest-paths.js';
 import { primaryKind, TRAVERSABLE_KINDS } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
 import { badRequest, notFound } from '../errors.js';
+import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
 import type { PanelDeps } from './node-cache.js';
 
@@ -34,7 +35,7 @@ export type ListName = keyof typeof LISTS;
 export function createGraphService(deps: PanelDeps) {
   const { store, nodes } = deps;
 
-  async function traversal(name: ListName, index: GraphIndex, node: GraphNode): Promise<Found> {
+  function traversal(name: ListName, index: GraphIndex, node: GraphNode): Found {
     const root = index.dense(node.id);
     if (root < 0) return { nodes: new Set(), edges: new Set() };
     if (name === 'groupPSRemoteRights') return throughMembership(index, root, ['CanPSRemote'], 'Computer');
@@ -57,13 +58,12 @@ export function createGraphService(deps: PanelDeps) {
     },
 
     /** Endpoints 8 and 11 as a paginated list. */
-    async list(name: ListName, objectId: string, input: ListInput): Promise<NodeList> {
+    list(name: ListName, objectId: string, input: ListInput): MaybePromise<NodeList> {
       const { rootKind, context } = LISTS[name];
       const req = listRequest(context, input);
-      const node = await findNode(nodes, context, objectId, rootKind);
-      const index = await deps.index.current();
-      const found = await traversal(name, index, node);
-      return nodePage(store, index, found.nodes, req);
+      return whenReady(findNode(nodes, context, objectId, rootKind), (node) =>
+        whenReady(deps.index.current(), (index) => nodePage(nodes, index, traversal(name, index, node).nodes, req)),
+      );
     },
 
     /** Endpoints 8 and 11 with type=graph: the nodes found and the paths that lead to them, typed (Graph.bloodhound
@@ -72,7 +72,7 @@ export function createGraphService(deps: PanelDeps) {
       const { rootKind, context } = LISTS[name];
       const node = await findNode(nodes, context, objectId, rootKind);
       const index = await deps.index.current();
-      const found = await traversal(name, index, node);
+      const found = traversal(name, index, node);
       return typedSubgraph(store, index, found.nodes, found.edges);
     },
 

@@ -1,12 +1,16 @@
 import type { IconLookup } from '../graph/format.js';
 import type { GraphNode } from '../graph/model.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore, NodeSummary } from '../graph/store.js';
 import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 
-/** What the entity and graph services read a single node through; a node in memory comes back as a plain value. */
+/**
+ * What the entity and graph services read nodes through: single nodes, and the summaries a list is sorted and paged
+ * from. What is in memory comes back as a plain value.
+ */
 export interface NodeReader {
   nodeByObjectId(objectid: string): MaybePromise<GraphNode | undefined>;
+  nodeSummaries(ids: readonly number[]): MaybePromise<NodeSummary[]>;
 }
 
 /** What the services answering an entity panel (graph, entities) are made from. */
@@ -20,26 +24,41 @@ export interface PanelDeps {
 
 /** Nodes kept at most; past it the cache starts over (a panel's requests for one node come close together). */
 const MAX_NODES = 10_000;
+/**
+ * Node summaries kept at most (~100 bytes each, so ~10 MB): enough for the lists of many panels; past it the
+ * memory starts over.
+ */
+const MAX_SUMMARIES = 100_000;
 
 /**
- * Nodes by object id kept in memory while the graph's epoch stays (GraphIndexHolder.epoch: a local write or a new
- * generation moves it), so an entity panel's requests (the node with its counts, then each list) and repeated
- * look-ups cost no database round trip. A node read while the epoch moved is not kept. Nodes are frozen: a caller
- * that changed one would change every later answer.
+ * Nodes by object id, and node summaries by id, kept in memory while the graph's epoch stays
+ * (GraphIndexHolder.epoch: a local write or a new generation moves it), so an entity panel's requests (the node
+ * with its counts, then each list and its pages) and repeated look-ups cost no database round trip. What was read
+ * while the epoch moved is not kept. Values are frozen: a caller that changed one would change every later answer.
  */
-export function cachedNodeReads(store: NodeReader, index: Pick<GraphIndexHolder, 'epoch' | 'observe'>, max = MAX_NODES): NodeReader {
+export function cachedNodeReads(
+  store: Pick<GraphStore, 'nodeByObjectId' | 'nodeSummaries'>,
+  index: Pick<GraphIndexHolder, 'epoch' | 'observe'>,
+  max = MAX_NODES,
+  maxSummaries = MAX_SUMMARIES,
+): NodeReader {
   let epoch = -1;
   const nodes = new Map<string, GraphNode | undefined>();
+  const summaries = new Map<number, NodeSummary>();
+  /** Notices another writer's change (at most every checkIntervalMs); never builds an index nor waits for one. */
+  const atEpoch = <T>(read: (at: number) => MaybePromise<T>): MaybePromise<T> =>
+    whenReady(index.observe(), () => {
+      const at = index.epoch;
+      if (at !== epoch) {
+        nodes.clear();
+        summaries.clear();
+        epoch = at;
+      }
+      return read(at);
+    });
   return {
-    nodeByObjectId(objectid: string) {
-      // Notices another writer's change (at most every checkIntervalMs); never builds an index nor waits for one, so
-      // look-ups are kept from the start, not only once someone has asked for a path.
-      return whenReady(index.observe(), () => {
-        const at = index.epoch;
-        if (at !== epoch) {
-          nodes.clear();
-          epoch = at;
-        }
+    nodeByObjectId: (objectid) =>
+      atEpoch((at) => {
         if (nodes.has(objectid)) return nodes.get(objectid);
         return whenReady(store.nodeByObjectId(objectid), (node) => {
           if (index.epoch === at) {
@@ -48,8 +67,23 @@ export function cachedNodeReads(store: NodeReader, index: Pick<GraphIndexHolder,
           }
           return node;
         });
-      });
-    },
+      }),
+    nodeSummaries: (ids) =>
+      atEpoch((at) => {
+        const missing = ids.filter((id) => !summaries.has(id));
+        const answer = () => ids.flatMap((id) => summaries.get(id) ?? []);
+        if (!missing.length) return answer();
+        return whenReady(store.nodeSummaries(missing), (read) => {
+          if (index.epoch !== at) {
+            // Not kept, so answered from what was read and what was kept under the epoch before.
+            const byId = new Map(read.map((r) => [r.id, r]));
+            return ids.flatMap((id) => byId.get(id) ?? summaries.get(id) ?? []);
+          }
+          if (summaries.size + read.length > maxSummaries) summaries.clear();
+          for (const r of read) summaries.set(r.id, deepFreeze(r));
+          return answer();
+        });
+      }),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { GraphIndex } from '../graph/index/graph-index.js';
 import { primaryKind } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
-import type { EdgeTriple, GraphStore } from '../graph/store.js';
+import type { EdgeTriple, GraphStore, NodeSummary } from '../graph/store.js';
 import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import type { NodeReader } from './node-cache.js';
 import { badRequest, notFound } from '../errors.js';
@@ -64,9 +64,12 @@ export function listRequest(context: string, input: ListInput): ListRequest {
 }
 
 /** The nodes a traversal found (dense ids), sorted (newest node first unless `sort`) and paged. */
-export async function nodePage(store: GraphStore, index: GraphIndex, found: Iterable<number>, req: ListRequest): Promise<NodeList> {
+export function nodePage(nodes: NodeReader, index: GraphIndex, found: Iterable<number>, req: ListRequest): MaybePromise<NodeList> {
+  return whenReady(nodes.nodeSummaries([...found].map((d) => index.dbId(d))), (summaries) => pageOf(summaries, req));
+}
+
+function pageOf(summaries: readonly NodeSummary[], req: ListRequest): NodeList {
   const { page } = req;
-  const summaries = await store.nodeSummaries([...found].map((d) => index.dbId(d)));
   const entries = summaries.map((s) => ({
     id: s.id,
     objectId: s.objectid,

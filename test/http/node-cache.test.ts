@@ -75,6 +75,40 @@ describe('nodes kept in memory per graph epoch', () => {
     });
   });
 
+  describe('list entries', () => {
+    const t = useTestApp({ indexCheckMs: 60_000 });
+    const GROUP = 'S-1-5-21-77-1100';
+    const COMPUTERS = ['S-1-5-21-77-2001', 'S-1-5-21-77-2002', 'S-1-5-21-77-2003'];
+    const list = async (query = '') => {
+      const res = await request(t.app).get(`/api/v2/groups/${GROUP}/ps-remote-rights${query}`).set('Authorization', `Bearer ${t.adminJwt}`);
+      expect(res.status).toBe(200);
+      return res.body as { count: number; data: { objectid: string; name: string }[] };
+    };
+
+    it('are read once per epoch, for every page and order, and a local write shows at once', async () => {
+      await t.infra.graphStore.write(async (w) => {
+        await w.upsertNodes([
+          { objectid: GROUP, kinds: ['Base', 'Group'], properties: { name: 'REMOTERS@CORP' } },
+          ...COMPUTERS.map((c, i) => ({ objectid: c, kinds: ['Base', 'Computer'], properties: { name: `PC${i + 1}.CORP` } })),
+        ]);
+        await w.upsertEdges(COMPUTERS.map((c) => ({ start: GROUP, end: c, kind: 'CanPSRemote', properties: {} })));
+      });
+      await t.infra.graphIndex.invalidate();
+      const first = await list('?sort_by=name');
+      expect(first.count).toBe(3);
+      expect(first.data.map((d) => d.name)).toEqual(['PC1.CORP', 'PC2.CORP', 'PC3.CORP']);
+      // Renamed behind the store's back: the summaries kept in memory answer, in any order and page.
+      await t.testDb.db.query(`update graph_nodes set properties = properties || '{"name": "ZZ.CORP"}' where objectid = $1`, [
+        COMPUTERS[0],
+      ]);
+      expect((await list('?sort_by=-name&skip=1&limit=1')).data.map((d) => d.name)).toEqual(['PC2.CORP']);
+      // A write through the store moves the epoch: the summaries are read again.
+      await t.infra.graphStore.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-77-2999', kinds: ['Base', 'User'], properties: {} }]));
+      void t.infra.graphIndex.invalidate();
+      expect((await list('?sort_by=name')).data.map((d) => d.name)).toEqual(['PC2.CORP', 'PC3.CORP', 'ZZ.CORP']);
+    });
+  });
+
   describe('before the first index is built', () => {
     const t = useTestApp({ indexCheckMs: 60_000 });
 
