@@ -8,6 +8,7 @@ import type { GraphEdge, GraphNode } from '../graph/model.js';
 import { badRequest, notFound } from '../errors.js';
 import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
+import { memoPerIndex } from './index-memo.js';
 import type { PanelDeps } from './node-cache.js';
 
 export interface PathsResult {
@@ -42,6 +43,8 @@ export function createGraphService(deps: PanelDeps) {
     return foreignGpoControllers(index, String(node.properties.domainsid ?? node.objectid));
   }
 
+  const countsOfUser = memoPerIndex((index, user) => userCounts(index, user));
+
   return {
     async node(objectId: string): Promise<GraphNode | null> {
       return (await nodes.nodeByObjectId(objectId.trim().toUpperCase())) ?? null;
@@ -50,11 +53,13 @@ export function createGraphService(deps: PanelDeps) {
     /** Endpoint 6: a User node (404 for any other kind). */
     userNode: (objectId: string) => findNode(nodes, 'users', objectId, 'User'),
 
-    async userCounts(node: GraphNode): Promise<Record<string, number>> {
-      const index = await deps.index.current();
-      const dense = index.dense(node.id);
-      if (dense < 0) throw notFound('users', 'The user is not in the graph index yet; retry shortly.');
-      return userCounts(index, dense);
+    /** A user panel's counts; asked again (the panel reopened, another analyst) they come from memory. */
+    userCounts(node: GraphNode): MaybePromise<Readonly<Record<string, number>>> {
+      return whenReady(deps.index.current(), (index) => {
+        const dense = index.dense(node.id);
+        if (dense < 0) throw notFound('users', 'The user is not in the graph index yet; retry shortly.');
+        return countsOfUser(index, dense);
+      });
     },
 
     /** Endpoints 8 and 11 as a paginated list. */
