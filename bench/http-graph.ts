@@ -58,7 +58,8 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     );
     const group =
       (await pick(`select s.objectid from graph_edges e join graph_kinds k on k.id = e.kind_id and k.name = 'CanPSRemote'
-                   join graph_nodes s on s.id = e.start_id join graph_kinds g on g.id = any(s.kind_ids) and g.name = 'Group' limit 1`)) ??
+                   join graph_nodes s on s.id = e.start_id join graph_kinds g on g.id = any(s.kind_ids) and g.name = 'Group'
+                   order by s.id limit 1`)) ??
       (await pick(
         `select n.objectid from graph_nodes n join graph_kinds k on k.id = any(n.kind_ids) where k.name = 'Group' order by n.id limit 1`,
       ));
