@@ -15,6 +15,13 @@ describe('whenReady', () => {
     await expect(out).resolves.toBe(4);
   });
 
+  it('waits for a thenable that is not a native promise', async () => {
+    const thenable = { then: (resolve: (v: number) => void) => resolve(5) } as unknown as Promise<number>;
+    const out = whenReady(thenable, (v) => v * 2);
+    expect(out).toBeInstanceOf(Promise);
+    await expect(out).resolves.toBe(10);
+  });
+
   it('throws a plain throw on the plain path and rejects on the promise path', async () => {
     const boom = () => {
       throw new Error('boom');
