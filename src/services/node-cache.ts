@@ -71,17 +71,17 @@ export function cachedNodeReads(
     nodeSummaries: (ids) =>
       atEpoch((at) => {
         const missing = ids.filter((id) => !summaries.has(id));
-        const answer = () => ids.flatMap((id) => summaries.get(id) ?? []);
-        if (!missing.length) return answer();
+        if (!missing.length) return ids.map((id) => summaries.get(id)!);
         return whenReady(store.nodeSummaries(missing), (read) => {
-          if (index.epoch !== at) {
-            // Not kept, so answered from what was read and what was kept under the epoch before.
-            const byId = new Map(read.map((r) => [r.id, r]));
-            return ids.flatMap((id) => byId.get(id) ?? summaries.get(id) ?? []);
+          // The answer is made before anything is kept: keeping may start the memory over.
+          const byId = new Map(read.map((r) => [r.id, r]));
+          const answer = ids.flatMap((id) => summaries.get(id) ?? byId.get(id) ?? []);
+          // Kept only under the epoch they were read in, and not a list larger than the whole memory.
+          if (index.epoch === at && read.length <= maxSummaries) {
+            if (summaries.size + read.length > maxSummaries) summaries.clear();
+            for (const r of read) summaries.set(r.id, deepFreeze(r));
           }
-          if (summaries.size + read.length > maxSummaries) summaries.clear();
-          for (const r of read) summaries.set(r.id, deepFreeze(r));
-          return answer();
+          return answer;
         });
       }),
   };
