@@ -100,6 +100,9 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     };
     // BENCH_ROUTES=name,… drives only those routes (profiling one route); the bare route always runs.
     const only = process.env.BENCH_ROUTES?.split(',');
+    const unknown = only?.filter((n) => !(n in routes)) ?? [];
+    if (unknown.length > 0)
+      throw new Error(`BENCH_ROUTES: no route named ${unknown.join(', ')} (routes: ${Object.keys(routes).join(', ')})`);
     // First touch of every route, even those BENCH_ROUTES leaves out: builds the path index (as a server in use has
     // one), and checks every route answers 200 before it is measured.
     const bodyBytes: Record<string, number> = {};
