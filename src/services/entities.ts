@@ -5,6 +5,7 @@ import type { GraphEdge, GraphNode } from '../graph/model.js';
 import { badRequest } from '../errors.js';
 import { entityTypeOf, LISTS, type EntityType, type ListId } from './entities-lists.js';
 import { traverse } from './entities-traverse.js';
+import { memoPerIndex } from './index-memo.js';
 import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
 import type { PanelDeps } from './node-cache.js';
 
@@ -32,19 +33,32 @@ export function createEntityService(deps: PanelDeps) {
     return { node, type };
   }
 
+  /** What a list's traversal of this entity reads besides the index: its root and the domain it belongs to. */
+  const domainSidOf = (entity: Entity) => String(entity.node.properties.domainsid ?? entity.node.objectid).toUpperCase();
+
+  function found(index: GraphIndex, entity: Entity, list: ListId): Found {
+    const root = index.dense(entity.node.id);
+    if (root < 0) return { nodes: new Set(), edges: new Set() };
+    const spec = LISTS[list];
+    return traverse(index, root, spec.traversal, {
+      kinds: 'targets' in spec ? spec.targets : undefined,
+      domainSid: domainSidOf(entity),
+    });
+  }
+
   async function run(entity: Entity, list: ListId): Promise<{ index: GraphIndex; found: Found }> {
     const index = await deps.index.current();
-    const root = index.dense(entity.node.id);
-    if (root < 0) return { index, found: { nodes: new Set(), edges: new Set() } };
-    const spec = LISTS[list];
-    return {
-      index,
-      found: traverse(index, root, spec.traversal, {
-        kinds: 'targets' in spec ? spec.targets : undefined,
-        domainSid: String(entity.node.properties.domainsid ?? entity.node.objectid).toUpperCase(),
-      }),
-    };
+    return { index, found: found(index, entity, list) };
   }
+
+  // A panel's counts per index, as for users (graph.ts): reopening a panel runs none of its lists again. Keyed by
+  // everything a count reads besides the index: the node, its panel type (its kinds) and its domain.
+  const countsOf = memoPerIndex(
+    (index, entity: Entity) =>
+      entity.type.lists.map((id) => Object.freeze({ key: LISTS[id].key, count: found(index, entity, id).nodes.size })),
+    10_000,
+    (entity) => `${entity.node.id}\u0000${entity.type.kind}\u0000${domainSidOf(entity)}`,
+  );
 
   function listId(context: string, entity: Entity, key: string): ListId {
     const id = entity.type.lists.find((l) => LISTS[l].key === key);
@@ -60,10 +74,8 @@ export function createEntityService(deps: PanelDeps) {
     find,
 
     /** Every list of the entity's panel with its size. */
-    async counts(entity: Entity): Promise<{ key: string; count: number }[]> {
-      const out: { key: string; count: number }[] = [];
-      for (const id of entity.type.lists) out.push({ key: LISTS[id].key, count: (await run(entity, id)).found.nodes.size });
-      return out;
+    async counts(entity: Entity): Promise<readonly Readonly<{ key: string; count: number }>[]> {
+      return countsOf(await deps.index.current(), entity);
     },
 
     /** The list names of the entity's panel. */

@@ -25,4 +25,17 @@ describe('memoPerIndex', () => {
     expect(memo(a!, 3).computed).toBe(3);
     expect(memo(a!, 1).computed).toBe(4);
   });
+
+  it('keys answers by what keyOf names, so two arguments with the same key share one answer', () => {
+    const [a] = indexes();
+    let computed = 0;
+    const memo = memoPerIndex(
+      (_ix, arg: { id: number; kind: string }) => ({ computed: ++computed, kind: arg.kind }),
+      10,
+      (arg) => `${arg.id}:${arg.kind}`,
+    );
+    expect(memo(a!, { id: 1, kind: 'Group' }).computed).toBe(1);
+    expect(memo(a!, { id: 1, kind: 'Group' }).computed).toBe(1); // another object, the same key
+    expect(memo(a!, { id: 1, kind: 'User' })).toEqual({ computed: 2, kind: 'User' });
+  });
 });
