@@ -96,6 +96,8 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       users_rotating_counts_false: rotating[0]!,
       user_counts_true: `/api/v2/users/${user}?counts=true`,
       ps_remote_rights: `/api/v2/groups/${group}/ps-remote-rights`,
+      // An entity panel of another kind (members, memberships, controllers, sessions), counted on the index.
+      group_counts_true: `/api/v2/groups/${group}?counts=true`,
       shortest_path: `/api/v2/graphs/shortest-path?start_node=${user}&end_node=${target}`,
     };
     // BENCH_ROUTES=name,… drives only those routes (profiling one route); the bare route always runs.
