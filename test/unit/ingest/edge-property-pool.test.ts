@@ -63,4 +63,28 @@ describe('edge property pool', () => {
     expect(shared.isinherited).toBe(false); // the shared set itself is untouched
     expect(Object.isFrozen(shared)).toBe(true);
   });
+
+  it("tells apart sets that differ only in a value's type or in their order, as their JSON text does", () => {
+    const pool = new EdgePropertyPool();
+    const bool = pool.intern({ isacl: true, port: 1 });
+    expect(pool.intern({ isacl: 'true', port: 1 })).not.toBe(bool);
+    expect(pool.intern({ isacl: true, port: '1' })).not.toBe(bool);
+    expect(pool.intern({ port: 1, isacl: true })).not.toBe(bool);
+    expect(pool.intern({ isacl: true })).not.toBe(bool); // a prefix of a kept set is a set of its own
+    expect(pool.intern({ isacl: true, port: 1, extra: null })).not.toBe(bool);
+    expect(pool.intern({ isacl: true, port: 1 })).toBe(bool);
+  });
+
+  it('keeps no set with more properties than real ones have, and starts over past its bound', () => {
+    const pool = new EdgePropertyPool();
+    const wide = () => Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i]));
+    expect(pool.intern(wide())).not.toBe(pool.intern(wide()));
+    const first = pool.intern({ isacl: true, n: -1 });
+    for (let n = 0; n < 4095; n++) pool.intern({ isacl: true, n });
+    expect(pool.intern({ isacl: true, n: -1 })).toBe(first); // 4,096 sets kept: still there
+    pool.intern({ isacl: true, n: 4095 }); // the 4,097th: the pool starts over with it
+    const again = pool.intern({ isacl: true, n: -1 });
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
 });
