@@ -1,7 +1,9 @@
+import DataLoader from 'dataloader';
 import type { IconLookup } from '../graph/format.js';
 import type { GraphNode } from '../graph/model.js';
 import type { GraphStore, NodeSummary } from '../graph/store.js';
 import { whenReady, type MaybePromise } from '../maybe-promise.js';
+import { currentScope, runInScope, runOutsideScope } from '../scope.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
 
 /**
@@ -37,11 +39,12 @@ const MAX_SUMMARIES = 100_000;
  * while the epoch moved is not kept. Values are frozen: a caller that changed one would change every later answer.
  */
 export function cachedNodeReads(
-  store: Pick<GraphStore, 'nodeByObjectId' | 'nodeSummaries'>,
+  store: Pick<GraphStore, 'nodesByObjectIds' | 'nodeSummaries'>,
   index: Pick<GraphIndexHolder, 'epoch' | 'observe'>,
   max = MAX_NODES,
   maxSummaries = MAX_SUMMARIES,
 ): NodeReader {
+  const read = batchedNodeReads(store);
   let epoch = -1;
   const nodes = new Map<string, GraphNode | undefined>();
   const summaries = new Map<number, NodeSummary>();
@@ -60,7 +63,7 @@ export function cachedNodeReads(
     nodeByObjectId: (objectid) =>
       atEpoch((at) => {
         if (nodes.has(objectid)) return nodes.get(objectid);
-        return whenReady(store.nodeByObjectId(objectid), (node) => {
+        return whenReady(read(objectid), (node) => {
           if (index.epoch === at) {
             if (nodes.size >= max) nodes.clear();
             nodes.set(objectid, node && deepFreeze(node));
@@ -85,6 +88,35 @@ export function cachedNodeReads(
         });
       }),
   };
+}
+
+/** Object ids one query reads at most. */
+const MAX_BATCH = 500;
+
+/**
+ * Nodes the memory lacks, read for requests that arrive together in one query: every read asked for before the event
+ * loop's next check phase (`setImmediate`, after the I/O callbacks that parsed those requests) goes in one
+ * `objectid = any(…)`. Under load, panels opening different nodes (the http-graph bench's random users) made a round
+ * trip each. A lone request waits one turn of the loop. The query runs in a scope of its own, bound by the latest
+ * deadline among its requests: one request's deadline or departure must not cancel the read the others wait on, and
+ * each request still answers 504 at its own deadline.
+ */
+function batchedNodeReads(store: Pick<GraphStore, 'nodesByObjectIds'>): (objectid: string) => Promise<GraphNode | undefined> {
+  const never = new AbortController().signal;
+  const loader = new DataLoader<{ objectid: string; deadline: number | undefined }, GraphNode | undefined>(
+    async (keys) => {
+      const objectids = keys.map((k) => k.objectid);
+      const deadline = keys.some((k) => k.deadline === undefined) ? undefined : Math.max(...keys.map((k) => k.deadline!));
+      const nodes =
+        deadline === undefined
+          ? await store.nodesByObjectIds(objectids)
+          : await runInScope({ requestId: 'batched-node-read', deadline, signal: never }, () => store.nodesByObjectIds(objectids));
+      const byId = new Map(nodes.map((n) => [n.objectid, n]));
+      return objectids.map((o) => byId.get(o));
+    },
+    { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => runOutsideScope(() => setImmediate(run)) },
+  );
+  return (objectid) => loader.load({ objectid, deadline: currentScope()?.deadline });
 }
 
 function deepFreeze<T>(value: T): T {

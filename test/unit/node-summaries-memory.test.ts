@@ -5,7 +5,7 @@ import { cachedNodeReads } from '../../src/services/node-cache';
 function setup(maxSummaries: number) {
   const asked: number[][] = [];
   const store = {
-    nodeByObjectId: async () => undefined,
+    nodesByObjectIds: async () => [],
     nodeSummaries: async (ids: readonly number[]): Promise<NodeSummary[]> => {
       asked.push([...ids]);
       return ids.map((id) => ({ id, objectid: `N${id}`, name: `n${id}`, kinds: ['Base'] }));
