@@ -67,19 +67,49 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
     meet = meet.filter((v) => distF[v]! + distB[v]! - 2 * base === length);
 
     // onPath[v] === base: v lies on a shortest path. Walk back from the meeting nodes on both sides.
-    for (const v of meet) onPath[v] = base;
-    markBack(inn, out, levelsF, meet, distF, onPath, base, allowed);
-    markBack(out, inn, levelsB, meet, distB, onPath, base, allowed);
-
     // Every meeting node splits its paths at the same hop (they were found in one level). A node at hop h <= split
     // has exact distance h from s; a node beyond it has exact distance length - h to t.
     const split = distF[meet[0]!]! - base;
+    // The nodes on shortest paths by hop, as the two walks back mark them.
+    const layers: number[][] = [];
+    layers[split] = meet;
+    for (const v of meet) onPath[v] = base;
+    markBack(inn, out, levelsF, meet, distF, onPath, base, allowed, (d, nodes) => (layers[d] = nodes));
+    markBack(out, inn, levelsB, meet, distB, onPath, base, allowed, (d, nodes) => (layers[length - d] = nodes));
     const stepOk = (v: number, hop: number) =>
       onPath[v] === base && (hop <= split ? distF[v] === base + hop : distB[v] === base + length - hop);
 
     const paths: Int32Array[] = [];
     let truncated = false;
     const stack = new Int32Array(length);
+    // A node's edges onward along shortest paths, found on its first visit (every path through a node visits it
+    // again), keyed by node and hop (distances stay below STEP). A hub's out-edges (a group with AdminTo to every
+    // computer: tens of thousands) are not scanned when the edges into the next hop's few nodes are fewer; the
+    // positions are sorted either way, so paths come out in the same order (which ones a cap keeps).
+    const onward = new Map<number, number[]>();
+    const onwardOf = (u: number, hop: number): number[] => {
+      const key = u * STEP + hop;
+      let next = onward.get(key);
+      if (next !== undefined) return next;
+      next = [];
+      const ahead = layers[hop + 1]!;
+      if (outOffsets[u + 1]! - outOffsets[u]! <= edgesOf(inn, ahead)) {
+        for (let p = outOffsets[u]!; p < outOffsets[u + 1]!; p++) {
+          if ((allowed === null || allowed(p)) && stepOk(outTargets[p]!, hop + 1)) next.push(p);
+        }
+      } else {
+        const { offsets, others, edges } = inn;
+        for (const v of ahead) {
+          for (let q = offsets[v]!; q < offsets[v + 1]!; q++) {
+            const p = edges ? edges[q]! : q;
+            if (others[q] === u && (allowed === null || allowed(p))) next.push(p);
+          }
+        }
+        next.sort((a, b) => a - b);
+      }
+      onward.set(key, next);
+      return next;
+    };
     const walk = (u: number, hop: number): boolean => {
       if (hop === length) {
         if (u === t) {
@@ -91,12 +121,9 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
         }
         return true;
       }
-      for (let p = outOffsets[u]!; p < outOffsets[u + 1]!; p++) {
-        if (allowed !== null && !allowed(p)) continue;
-        const v = outTargets[p]!;
-        if (!stepOk(v, hop + 1)) continue;
+      for (const p of onwardOf(u, hop)) {
         stack[hop] = p;
-        if (!walk(v, hop + 1)) return false;
+        if (!walk(outTargets[p]!, hop + 1)) return false;
       }
       return true;
     };
@@ -170,7 +197,7 @@ function expandLevel(
 
 /**
  * Marks on `onPath` every node one level closer to this side's origin, level by level back from `from` (all at one
- * distance). Per level, whichever scan is smaller: the edges leading back from the level's marked nodes (`back`),
+ * distance), and hands each level's marked nodes to `marked` with their distance. Per level, whichever scan is smaller: the edges leading back from the level's marked nodes (`back`),
  * or the edges leading forward from every node of the previous BFS level (`ahead`). A hub on a path has hundreds of
  * edges leading back and few nodes of the level before it lead anywhere, so the second is often far smaller.
  */
@@ -183,6 +210,7 @@ function markBack(
   onPath: Int32Array,
   base: number,
   allowed: ((pos: number) => boolean) | null,
+  marked: (distance: number, nodes: number[]) => void,
 ): void {
   let layer = from;
   for (let d = dist[from[0]!]! - base; d > 0 && layer.length; d--) {
@@ -216,6 +244,7 @@ function markBack(
         }
       }
     }
+    marked(d - 1, prev);
     layer = prev;
   }
 }
