@@ -82,33 +82,27 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
     const paths: Int32Array[] = [];
     let truncated = false;
     const stack = new Int32Array(length);
-    // A node's edges onward along shortest paths, found on its first visit (every path through a node visits it
-    // again), keyed by node and hop (distances stay below STEP). A hub's out-edges (a group with AdminTo to every
-    // computer: tens of thousands) are not scanned when the edges into the next hop's few nodes are fewer; the
-    // positions are sorted either way, so paths come out in the same order (which ones a cap keeps).
-    const onward = new Map<number, number[]>();
-    const onwardOf = (u: number, hop: number): number[] => {
-      const key = u * STEP + hop;
-      let next = onward.get(key);
-      if (next !== undefined) return next;
-      next = [];
-      const ahead = layers[hop + 1]!;
-      if (outOffsets[u + 1]! - outOffsets[u]! <= edgesOf(inn, ahead)) {
-        for (let p = outOffsets[u]!; p < outOffsets[u + 1]!; p++) {
-          if ((allowed === null || allowed(p)) && stepOk(outTargets[p]!, hop + 1)) next.push(p);
+    // A hub's out-edges (a group with AdminTo to every computer: tens of thousands) are not scanned when the edges
+    // into the next hop's nodes are fewer: those are scanned for the hub's instead, once per hub and hop (every path
+    // through a hub visits it again), and sorted, so paths come out in the same order (which ones a cap keeps).
+    const inEdges: number[] = [];
+    const inEdgesAt = (hop: number) => (inEdges[hop] ??= edgesOf(inn, layers[hop]!));
+    let intoNext: Map<number, number[]> | undefined;
+    const intoNextHop = (u: number, hop: number): number[] => {
+      const key = u * STEP + hop; // distances stay below STEP
+      const known = (intoNext ??= new Map<number, number[]>()).get(key);
+      if (known !== undefined) return known;
+      const found: number[] = [];
+      const { offsets, others, edges } = inn;
+      for (const v of layers[hop + 1]!) {
+        for (let q = offsets[v]!; q < offsets[v + 1]!; q++) {
+          const p = edges ? edges[q]! : q;
+          if (others[q] === u && (allowed === null || allowed(p))) found.push(p);
         }
-      } else {
-        const { offsets, others, edges } = inn;
-        for (const v of ahead) {
-          for (let q = offsets[v]!; q < offsets[v + 1]!; q++) {
-            const p = edges ? edges[q]! : q;
-            if (others[q] === u && (allowed === null || allowed(p))) next.push(p);
-          }
-        }
-        next.sort((a, b) => a - b);
       }
-      onward.set(key, next);
-      return next;
+      found.sort((a, b) => a - b);
+      intoNext.set(key, found);
+      return found;
     };
     const walk = (u: number, hop: number): boolean => {
       if (hop === length) {
@@ -121,9 +115,21 @@ export function allShortestPaths(index: GraphIndex, s: number, t: number, opts: 
         }
         return true;
       }
-      for (const p of onwardOf(u, hop)) {
+      const from = outOffsets[u]!;
+      const to = outOffsets[u + 1]!;
+      if (to - from > inEdgesAt(hop + 1)) {
+        for (const p of intoNextHop(u, hop)) {
+          stack[hop] = p;
+          if (!walk(outTargets[p]!, hop + 1)) return false;
+        }
+        return true;
+      }
+      for (let p = from; p < to; p++) {
+        if (allowed !== null && !allowed(p)) continue;
+        const v = outTargets[p]!;
+        if (!stepOk(v, hop + 1)) continue;
         stack[hop] = p;
-        if (!walk(outTargets[p]!, hop + 1)) return false;
+        if (!walk(v, hop + 1)) return false;
       }
       return true;
     };
