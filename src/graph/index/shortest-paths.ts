@@ -205,8 +205,8 @@ function expandLevel(
  * Marks on `onPath` every node one level closer to this side's origin, level by level back from `from` (all at one
  * distance), and hands each level's marked nodes to `marked` with their distance. Per level, whichever scan is
  * smaller: the edges leading back from the level's marked nodes (`back`), or the edges leading forward from every
- * node of the previous BFS level (`ahead`). A hub on a path has hundreds of
- * edges leading back and few nodes of the level before it lead anywhere, so the second is often far smaller.
+ * node of the previous BFS level (`ahead`). A hub on a path has hundreds of edges leading back and few nodes of the
+ * level before it lead anywhere, so the second is often far smaller.
  */
 function markBack(
   back: Side,
