@@ -25,7 +25,7 @@ export type GraphEdgeModel = GraphEdge;
  * answers a count in microseconds where the same recursive SQL takes milliseconds to seconds.
  */
 export function createEntityService(deps: PanelDeps) {
-  const { store, nodes } = deps;
+  const { nodes } = deps;
 
   async function find(context: string, objectId: string, kind?: string): Promise<Entity> {
     const node = await findNode(nodes, context, objectId, kind);
@@ -99,7 +99,7 @@ export function createEntityService(deps: PanelDeps) {
       const id = listId(context, entity, key);
       if ('noGraph' in LISTS[id]) throw badRequest(context, `type 'graph' is not supported for this endpoint.`);
       const { index, found } = await run(entity, id);
-      return typedSubgraph(store, index, found.nodes, found.edges, entity.node.id);
+      return typedSubgraph(nodes, index, found.nodes, found.edges, entity.node.id);
     },
   };
 }

@@ -78,7 +78,7 @@ export function createGraphService(deps: PanelDeps) {
       const node = await findNode(nodes, context, objectId, rootKind);
       const index = await deps.index.current();
       const found = traversal(name, index, node);
-      return typedSubgraph(store, index, found.nodes, found.edges);
+      return typedSubgraph(nodes, index, found.nodes, found.edges);
     },
 
     /**
@@ -117,7 +117,7 @@ export function createGraphService(deps: PanelDeps) {
       const r = allShortestPaths(index, index.dense(s.id), index.dense(t.id), { kinds, maxDepth: MAX_DEPTH, maxPaths: MAX_PATHS });
       const edges = new Set<number>();
       for (const p of r.paths) for (const pos of p) edges.add(pos);
-      const typed = r.paths.length ? await typedSubgraph(store, index, [], edges) : { nodes: [], edges: [] };
+      const typed = r.paths.length ? await typedSubgraph(nodes, index, [], edges) : { nodes: [], edges: [] };
       const graph = r.paths.length ? toGraph(typed.nodes, typed.edges, await deps.icons?.()) : {};
       return { graph, pathCount: r.paths.length, truncated: r.truncated, length: r.length, nodes: typed.nodes, edges: typed.edges };
     },

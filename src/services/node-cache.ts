@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { IconLookup } from '../graph/format.js';
-import type { GraphNode } from '../graph/model.js';
-import type { GraphStore, NodeSummary } from '../graph/store.js';
+import type { GraphEdge, GraphNode } from '../graph/model.js';
+import type { EdgeTriple, GraphStore, NodeSummary } from '../graph/store.js';
 import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import { currentScope, runInScope, runOutsideScope } from '../scope.js';
 import type { GraphIndexHolder } from './graph-index-holder.js';
@@ -13,6 +13,10 @@ import type { GraphIndexHolder } from './graph-index-holder.js';
 export interface NodeReader {
   nodeByObjectId(objectid: string): MaybePromise<GraphNode | undefined>;
   nodeSummaries(ids: readonly number[]): MaybePromise<NodeSummary[]>;
+  /** Whole nodes by database id (a path's or a list graph's nodes); ids not in the graph are left out. */
+  nodesByIds(ids: readonly number[]): MaybePromise<GraphNode[]>;
+  /** Edges by start, end and kind; triples not in the graph are left out. */
+  edgesByTriples(triples: readonly EdgeTriple[]): MaybePromise<GraphEdge[]>;
 }
 
 /** What the services answering an entity panel (graph, entities) are made from. */
@@ -31,15 +35,18 @@ const MAX_NODES = 10_000;
  * memory starts over.
  */
 const MAX_SUMMARIES = 100_000;
+/** Edges kept at most (a path's or a list graph's, ~200 bytes each with their bounded properties: ~4 MB). */
+const MAX_EDGES = 20_000;
 
 /**
- * Nodes by object id, and node summaries by id, kept in memory while the graph's epoch stays
- * (GraphIndexHolder.epoch: a local write or a new generation moves it), so an entity panel's requests (the node
- * with its counts, then each list and its pages) and repeated look-ups cost no database round trip. What was read
+ * Nodes by object id, node summaries, whole nodes by id and edges by triple, kept in memory while the graph's epoch
+ * stays (GraphIndexHolder.epoch: a local write or a new generation moves it), so an entity panel's requests (the node
+ * with its counts, then each list and its pages), a path asked again and repeated look-ups cost no database round
+ * trip. What was read
  * while the epoch moved is not kept. Values are frozen: a caller that changed one would change every later answer.
  */
 export function cachedNodeReads(
-  store: Pick<GraphStore, 'nodesByObjectIds' | 'nodeSummaries'>,
+  store: Pick<GraphStore, 'nodesByObjectIds' | 'nodeSummaries' | 'nodesByIds' | 'edgesByTriples'>,
   index: Pick<GraphIndexHolder, 'epoch' | 'observe'>,
   max = MAX_NODES,
   maxSummaries = MAX_SUMMARIES,
@@ -47,7 +54,10 @@ export function cachedNodeReads(
   const read = batchedNodeReads(store);
   let epoch = -1;
   const nodes = new Map<string, GraphNode | undefined>();
-  const summaries = new Map<number, NodeSummary>();
+  const kept = () => index.epoch;
+  const summaries = keptByKey<number, NodeSummary>(maxSummaries, (s) => s.id, kept);
+  const nodesById = keptByKey<number, GraphNode>(max, (n) => n.id, kept);
+  const edges = keptByKey<string, GraphEdge>(MAX_EDGES, tripleKey, kept);
   /** Notices another writer's change (at most every checkIntervalMs); never builds an index nor waits for one. */
   const atEpoch = <T>(read: (at: number) => MaybePromise<T>): MaybePromise<T> =>
     whenReady(index.observe(), () => {
@@ -55,6 +65,8 @@ export function cachedNodeReads(
       if (at !== epoch) {
         nodes.clear();
         summaries.clear();
+        nodesById.clear();
+        edges.clear();
         epoch = at;
       }
       return read(at);
@@ -71,22 +83,41 @@ export function cachedNodeReads(
           return node;
         });
       }),
-    nodeSummaries: (ids) =>
+    nodeSummaries: (ids) => atEpoch((at) => summaries.get(ids, at, (missing) => store.nodeSummaries(missing))),
+    nodesByIds: (ids) => atEpoch((at) => nodesById.get(ids, at, (missing) => store.nodesByIds(missing))),
+    edgesByTriples: (triples) =>
       atEpoch((at) => {
-        const missing = ids.filter((id) => !summaries.has(id));
-        if (!missing.length) return ids.map((id) => summaries.get(id)!);
-        return whenReady(store.nodeSummaries(missing), (read) => {
-          // The answer is made before anything is kept: keeping may start the memory over.
-          const byId = new Map(read.map((r) => [r.id, r]));
-          const answer = ids.flatMap((id) => summaries.get(id) ?? byId.get(id) ?? []);
-          // Kept only under the epoch they were read in, and not a list larger than the whole memory.
-          if (index.epoch === at && read.length <= maxSummaries) {
-            if (summaries.size + read.length > maxSummaries) summaries.clear();
-            for (const r of read) summaries.set(r.id, deepFreeze(r));
-          }
-          return answer;
-        });
+        const byKey = new Map(triples.map((t) => [tripleKey(t), t]));
+        return edges.get([...byKey.keys()], at, (missing) => store.edgesByTriples(missing.map((k) => byKey.get(k)!)));
       }),
+  };
+}
+
+const tripleKey = (t: EdgeTriple) => `${t.startId}\t${t.endId}\t${t.kind}`;
+
+/**
+ * Values by key, kept while the epoch they were read in stays (the caller clears the memory when it moves): `get`
+ * answers in the order asked, leaving out keys the store does not have, and reads only what it lacks. The answer is
+ * made before anything is kept (keeping may start the memory over), and a read larger than the whole memory is not
+ * kept.
+ */
+function keptByKey<K, V>(max: number, keyOf: (v: V) => K, epochNow: () => number) {
+  const kept = new Map<K, V>();
+  return {
+    clear: () => kept.clear(),
+    get(keys: readonly K[], at: number, load: (missing: K[]) => Promise<V[]>): MaybePromise<V[]> {
+      const missing = keys.filter((k) => !kept.has(k));
+      if (!missing.length) return keys.map((k) => kept.get(k)!);
+      return whenReady(load(missing), (read) => {
+        const byKey = new Map(read.map((v) => [keyOf(v), v]));
+        const answer = keys.flatMap((k) => kept.get(k) ?? byKey.get(k) ?? []);
+        if (epochNow() === at && read.length <= max) {
+          if (kept.size + read.length > max) kept.clear();
+          for (const v of read) kept.set(keyOf(v), deepFreeze(v));
+        }
+        return answer;
+      });
+    },
   };
 }
 

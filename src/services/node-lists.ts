@@ -1,7 +1,7 @@
 import type { GraphIndex } from '../graph/index/graph-index.js';
 import { primaryKind } from '../graph/kinds.js';
 import type { GraphEdge, GraphNode } from '../graph/model.js';
-import type { EdgeTriple, GraphStore, NodeSummary } from '../graph/store.js';
+import type { EdgeTriple, NodeSummary } from '../graph/store.js';
 import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import type { NodeReader } from './node-cache.js';
 import { badRequest, notFound } from '../errors.js';
@@ -108,7 +108,7 @@ export interface TypedGraph {
  * (a database id) is included even when the traversal found nothing.
  */
 export async function typedSubgraph(
-  store: GraphStore,
+  reads: NodeReader,
   index: GraphIndex,
   nodeDense: Iterable<number>,
   edgePositions: Iterable<number>,
@@ -122,6 +122,8 @@ export async function typedSubgraph(
   const ids = new Set([...nodeDense].map((d) => index.dbId(d)));
   if (rootId !== undefined) ids.add(rootId);
   for (const t of triples) ids.add(t.startId).add(t.endId);
-  const [nodes, edges] = await Promise.all([store.nodesByIds([...ids]), store.edgesByTriples(triples)]);
+  // Through the node memory: a path or list graph asked again, or sharing its hubs with one just shown, reads none
+  // of them again.
+  const [nodes, edges] = await Promise.all([reads.nodesByIds([...ids]), reads.edgesByTriples(triples)]);
   return { nodes, edges };
 }

@@ -1,3 +1,4 @@
+import type { EdgeTriple } from '../../src/graph/store';
 import { runInScope, type RequestScope } from '../../src/scope';
 import { cachedNodeReads } from '../../src/services/node-cache';
 import { useGraphDb } from '../helpers/graph';
@@ -14,6 +15,8 @@ describe('node reads of requests that arrive together', () => {
     const store = {
       nodesByObjectIds: (ids: readonly string[]) => (asked.push([...ids]), g.store().nodesByObjectIds(ids)),
       nodeSummaries: (ids: readonly number[]) => g.store().nodeSummaries(ids),
+      nodesByIds: (ids: readonly number[]) => g.store().nodesByIds(ids),
+      edgesByTriples: (triples: readonly EdgeTriple[]) => g.store().edgesByTriples(triples),
     };
     return { asked, reads: cachedNodeReads(store, { epoch: 0, observe: () => undefined }) };
   }

@@ -109,6 +109,52 @@ describe('nodes kept in memory per graph epoch', () => {
     });
   });
 
+  describe('path graphs', () => {
+    const t = useTestApp({ indexCheckMs: 60_000 });
+    const [A, G, C] = ['S-1-5-21-78-1001', 'S-1-5-21-78-1100', 'S-1-5-21-78-2001'];
+    const path = async () => {
+      const res = await request(t.app)
+        .get(`/api/v2/graphs/shortest-path?start_node=${A}&end_node=${C}`)
+        .set('Authorization', `Bearer ${t.adminJwt}`);
+      expect(res.status).toBe(200);
+      const { nodes, edges } = res.body.data as {
+        nodes: Record<string, { objectId: string; label: string }>;
+        edges: { kind: string; properties?: Record<string, unknown> }[];
+      };
+      return {
+        labels: Object.values(nodes)
+          .map((n) => n.label)
+          .sort(),
+        edges: edges.map((e) => `${e.kind}:${String(e.properties?.note ?? '')}`).sort(),
+      };
+    };
+
+    it("read a path's nodes and edges once per epoch, and a local write shows at once", async () => {
+      await t.infra.graphStore.write(async (w) => {
+        await w.upsertNodes([
+          { objectid: A, kinds: ['Base', 'User'], properties: { name: 'A@CORP' } },
+          { objectid: G, kinds: ['Base', 'Group'], properties: { name: 'G@CORP' } },
+          { objectid: C, kinds: ['Base', 'Computer'], properties: { name: 'C.CORP' } },
+        ]);
+        await w.upsertEdges([
+          { start: A, end: G, kind: 'MemberOf', properties: { note: 'one' } },
+          { start: G, end: C, kind: 'AdminTo', properties: { note: 'two' } },
+        ]);
+      });
+      await t.infra.graphIndex.invalidate();
+      const first = await path();
+      expect(first).toEqual({ labels: ['A@CORP', 'C.CORP', 'G@CORP'], edges: ['AdminTo:two', 'MemberOf:one'] });
+      // Changed behind the store's back: the nodes and edges kept in memory answer.
+      await t.testDb.db.query(`update graph_nodes set properties = properties || '{"name": "ZZ@CORP"}' where objectid = $1`, [G]);
+      await t.testDb.db.query(`update graph_edges set properties = properties || '{"note": "changed"}'`);
+      expect(await path()).toEqual(first);
+      // A write through the store moves the epoch: both are read again.
+      await t.infra.graphStore.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-78-2999', kinds: ['Base', 'User'], properties: {} }]));
+      void t.infra.graphIndex.invalidate();
+      expect(await path()).toEqual({ labels: ['A@CORP', 'C.CORP', 'ZZ@CORP'], edges: ['AdminTo:changed', 'MemberOf:changed'] });
+    });
+  });
+
   describe('before the first index is built', () => {
     const t = useTestApp({ indexCheckMs: 60_000 });
 

@@ -6,6 +6,8 @@ function setup(maxSummaries: number) {
   const asked: number[][] = [];
   const store = {
     nodesByObjectIds: async () => [],
+    nodesByIds: async () => [],
+    edgesByTriples: async () => [],
     nodeSummaries: async (ids: readonly number[]): Promise<NodeSummary[]> => {
       asked.push([...ids]);
       return ids.map((id) => ({ id, objectid: `N${id}`, name: `n${id}`, kinds: ['Base'] }));
