@@ -42,8 +42,8 @@ const MAX_EDGES = 20_000;
  * Nodes by object id, node summaries, whole nodes by id and edges by triple, kept in memory while the graph's epoch
  * stays (GraphIndexHolder.epoch: a local write or a new generation moves it), so an entity panel's requests (the node
  * with its counts, then each list and its pages), a path asked again and repeated look-ups cost no database round
- * trip. What was read
- * while the epoch moved is not kept. Values are frozen: a caller that changed one would change every later answer.
+ * trip. What was read while the epoch moved is not kept. Values are frozen: a caller that changed one would change
+ * every later answer.
  */
 export function cachedNodeReads(
   store: Pick<GraphStore, 'nodesByObjectIds' | 'nodeSummaries' | 'nodesByIds' | 'edgesByTriples'>,
