@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { signed, useTestApp } from '../helpers/app';
+import { SHARED_FIXTURES } from '../helpers/fixtures';
+import { uploadJob, useUploads } from '../helpers/upload';
+
+/**
+ * BloodHound's own collections that are not TESTLAB's v6 files: the v5 format, and a v6 collection with ADCS objects.
+ * Uploaded through the signed REST API as a collector would, ingested and analysed by the data pipeline.
+ */
+const V5 = path.join(SHARED_FIXTURES, 'sharphound-v5-testlab');
+const V6_ALL = path.join(SHARED_FIXTURES, 'sharphound-v6-all');
+const filesOf = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => path.join(dir, f));
+
+const ESC1_DOMAIN = 'S-1-5-21-909015691-3030120388-2582151266';
+
+describe("BloodHound's v5 and v6 ADCS collections through the upload API", () => {
+  const t = useTestApp();
+  const uploads = useUploads(t);
+
+  const edges = async (kind: string) =>
+    (
+      await t.testDb.db.query<{ s: string; e: string }>(
+        `select s.objectid as s, e2.objectid as e from graph_edges e
+           join graph_kinds k on k.id = e.kind_id and k.name = $1
+           join graph_nodes s on s.id = e.start_id join graph_nodes e2 on e2.id = e.end_id
+         order by 1, 2`,
+        [kind],
+      )
+    ).map((r) => `${r.s} -> ${r.e}`);
+
+  it('ingests the v5 files of TESTLAB.LOCAL, object by object', async () => {
+    const id = await uploadJob(t.app, uploads.token, filesOf(V5));
+    await t.services.datapipe.drain();
+    expect(await uploads.job(id)).toMatchObject({ status: 2, total_files: 6, failed_files: 0 });
+    const objects = Object.fromEntries(
+      ((await uploads.tasks(id)) as { file_name: string; result: { objects: number }[] }[]).map((f) => [f.file_name, f.result[0]!.objects]),
+    );
+    expect(objects).toEqual({
+      'computers.json': 4,
+      'deleted.json': 6,
+      'domains.json': 1,
+      'groups.json': 30,
+      'sessions.json': 1,
+      'users.json': 16,
+    });
+    const domains = await signed(t.app, uploads.token, 'GET', '/api/v2/available-domains');
+    expect(domains.body.data).toContainEqual(
+      expect.objectContaining({ name: 'TESTLAB.LOCAL', id: 'S-1-5-21-3130019616-2776909439-2417379446', collected: true }),
+    );
+  });
+
+  it('ingests the v6 ADCS collection of ESC1.LOCAL and finds what BloodHound finds in it', async () => {
+    const id = await uploadJob(t.app, uploads.token, filesOf(V6_ALL));
+    await t.services.datapipe.drain();
+    expect(await uploads.job(id)).toMatchObject({ status: 2, total_files: 12, failed_files: 0 });
+    // Ingest edges BloodHound's own expectations list for these files (expected_ingest_adcs.go): an AIA CA's ACEs.
+    const aia = '6345151F-D854-4D83-B7D0-D94E10CFBAF2';
+    expect(await edges('Owns')).toContain(`${ESC1_DOMAIN}-519 -> ${aia}`);
+    expect(await edges('GenericAll')).toContain(`${ESC1_DOMAIN}-1000 -> ${aia}`);
+    // The CA chain reaches the domain (its host gets GoldenCert), and the templates are published to the CA.
+    expect(await edges('GoldenCert')).toEqual([`${ESC1_DOMAIN}-1000 -> ${ESC1_DOMAIN}`]);
+    expect((await edges('PublishedTo')).length).toBe(12);
+    expect((await edges('TrustedForNTAuth')).length).toBe(1);
+    // The ESC1 template lets the enrollee supply the subject, but these files lack subjectaltrequiredns and
+    // subjectaltrequiredomaindns: BloodHound then keeps users out of ESC1, and so do we.
+    expect(await edges('ADCSESC1')).toEqual([]);
+  });
+
+  it('gives the users who enrol on the template and the CA ESC1 once the template states it needs no DNS name', async () => {
+    const file = path.join(V6_ALL, 'certtemplates.json');
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { data: { Properties: Record<string, unknown> }[] };
+    for (const tpl of doc.data) Object.assign(tpl.Properties, { subjectaltrequiredns: false, subjectaltrequiredomaindns: false });
+    const id = await uploadJob(t.app, uploads.token, [['certtemplates.json', JSON.stringify(doc)]]);
+    await t.services.datapipe.drain();
+    expect(await uploads.job(id)).toMatchObject({ status: 2, failed_files: 0 });
+    // Enroll on the ESC1 template and on the CA, directly or through a group: JONES (1105) on both; SMITH (1110) on
+    // the template and through GROUP 3 on the CA; GARCIA (1113) through GROUP 1 on the template and on the CA.
+    // DAVIS (1112) may enrol on the template only, MILLER (1111) on the CA only.
+    expect(await edges('ADCSESC1')).toEqual([1105, 1110, 1113].map((rid) => `${ESC1_DOMAIN}-${rid} -> ${ESC1_DOMAIN}`));
+  });
+});
