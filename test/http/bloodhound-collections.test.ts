@@ -73,6 +73,7 @@ describe("BloodHound's v5 and v6 ADCS collections through the upload API", () =>
   });
 
   it('gives the users who enrol on the template and the CA ESC1 once the template states it needs no DNS name', async () => {
+    // On the graph the test above left: only the templates are uploaded again, now with the two flags.
     const file = path.join(V6_ALL, 'certtemplates.json');
     const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { data: { Properties: Record<string, unknown> }[] };
     for (const tpl of doc.data) Object.assign(tpl.Properties, { subjectaltrequiredns: false, subjectaltrequiredomaindns: false });
