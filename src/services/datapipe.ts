@@ -217,11 +217,14 @@ export function createDatapipeService(deps: DatapipeDeps) {
     running = runOutsideScope(async () => {
       try {
         do {
-          again = false;
-          await runOnce();
+          do {
+            again = false;
+            await runOnce();
+          } while (again && !stopped);
+          failures = 0;
+          // A kick while the listener runs joins this run, so the run must look again before it ends.
+          if (deps.onRunEnd) await deps.onRunEnd().catch((err) => log.warn({ err }, 'an after-run listener failed'));
         } while (again && !stopped);
-        failures = 0;
-        if (deps.onRunEnd) await deps.onRunEnd().catch((err) => log.warn({ err }, 'an after-run listener failed'));
       } catch (err) {
         // Never fatal: the work stays where the tables say and the next run (after a back-off) picks it up.
         failures++;
