@@ -4,6 +4,7 @@ import { startEmbedded, type EmbeddedDatabase } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { Database } from '../db/pool.js';
 import { answerClientErrors } from '../http/client-error.js';
+import { createHttpServer } from '../http/http-server.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
 import { compose } from './compose.js';
@@ -54,9 +55,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log.info({ user: 'admin' }, 'initial administrator created from GAS_ADMIN_PASSWORD');
   }
   start();
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-  });
+  const server: Server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   answerClientErrors(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

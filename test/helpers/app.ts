@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { compose, type Infra } from '../../src/main/compose';
 import type { Services } from '../../src/services/index';
 import { signRequest } from '../../src/auth/signature';
+import { createHttpServer } from '../../src/http/http-server';
 import { createTestDb, embedded, testLog, type TestDb } from './db';
 
 /** The server key of every test app and CLI run (GAS_SECRET_KEY); tests of the key file override it. */
@@ -185,8 +186,8 @@ export function useListening(t: TestApp): { port: number } {
   const out = { port: 0 };
   let server: http.Server;
   beforeAll(async () => {
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
+    server = createHttpServer(t.app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     out.port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise((r) => server.close(r)));
