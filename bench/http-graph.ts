@@ -14,7 +14,7 @@ import { migrate } from '../src/db/migrate';
 import { Database } from '../src/db/pool';
 import { isTier, TIERS } from '../src/generate/tiers';
 import { benchDatabase, log } from './harness';
-import { benchLogin, cpuMs, serverCommand, startServerChild } from './server-child';
+import { benchLogin, cpuMs, serverCommand, startServerChild, type GcTotals } from './server-child';
 import { smoke } from './stats';
 
 const BENCH_SECRET_KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
@@ -36,6 +36,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
   const store = await keptDatabase(`http_graph_analysed_${users}_${aces}`);
   let server: Awaited<ReturnType<typeof startServerChild>> | undefined;
   let bare: Awaited<ReturnType<typeof startBare>> | undefined;
+  let bareBorn: Awaited<ReturnType<typeof startBare>> | undefined;
   try {
     const ingestStarted = Date.now();
     const graph = new PgGraphStore(store.db);
@@ -71,7 +72,8 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     server = await startServerChild(
       // A fixed server key: a kept schema holds secrets sealed by the previous run's server.
       { DATABASE_URL: store.url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: BENCH_SECRET_KEY },
-      { nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [] },
+      // With V8's collection trace: what each route costs in garbage collection is reported next to its CPU.
+      { nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [], gcTrace: true },
     );
     const jwt = await benchLogin(server.url);
     const tokenRes = await fetch(`${server.url}/api/v2/tokens`, {
@@ -115,6 +117,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       bodyBytes[name] = Buffer.byteLength(text);
     }
     bare = await startBare(bodyBytes.user_counts_false!);
+    bareBorn = await startBare(bodyBytes.user_counts_false!, 'born');
 
     if (only) for (const name of Object.keys(routes)) if (!only.includes(name)) delete routes[name];
     const results: Record<string, unknown> = {};
@@ -136,7 +139,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     const signedRotating = rotating.map((r) => ({ method: 'GET' as const, path: r, headers: signedHeaders(r) }));
     const pickOf = (name: string) => (name === 'users_rotating_counts_false' ? signedRotating : undefined);
     for (const [name, r] of Object.entries(routes)) {
-      const run = await drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name));
+      const run = await drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name), server.gc);
       const now = await xacts();
       results[name] = {
         ...run,
@@ -145,6 +148,8 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       counted = now;
     }
     const bareAgain = await drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid); // the load moved meanwhile?
+    // The same bare route served as `gas serve` serves (createHttpServer): what that construction alone gives.
+    const born = await drive(`${bareBorn.url}/bare`, {}, seconds, connections, bareBorn.pid);
     const baseRps = (baseline.rps + bareAgain.rps) / 2;
     const rel = (name: string) => Number(((results[name] as { rps: number }).rps / baseRps).toFixed(2));
     const bareCpu = (baseline.cpu_us_per_request + bareAgain.cpu_us_per_request) / 2;
@@ -156,7 +161,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     for (let t = 1; t < Number(process.env.BENCH_TRIALS ?? 1); t++) {
       for (const [name, r] of Object.entries(routes)) {
         const b = await drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid);
-        const run = await drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name));
+        const run = await drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name), server.gc);
         ratios[name]!.push(Number((run.rps / b.rps).toFixed(2)));
       }
     }
@@ -168,7 +173,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       for (const [name, r] of Object.entries(routes)) {
         const [b, run] = await Promise.all([
           drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid),
-          drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name)),
+          drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name), server.gc),
         ]);
         const c = (concurrent[name] ??= { cpu: [], rps: [] });
         c.cpu.push(Number((b.cpu_us_per_request / run.cpu_us_per_request).toFixed(2)));
@@ -185,8 +190,12 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       seconds_per_route: seconds,
       body_bytes: bodyBytes,
       bare_route: { first: baseline, last: bareAgain },
+      bare_route_born: born,
       ...results,
       rps_ratio_to_bare: Object.fromEntries(Object.keys(routes).map((n) => [n, rel(n)])),
+      rps_ratio_to_bare_born: Object.fromEntries(
+        Object.keys(routes).map((n) => [n, Number(((results[n] as { rps: number }).rps / born.rps).toFixed(2))]),
+      ),
       // The bare route's CPU per request over the route's own: the throughput ratio the server would reach were it
       // the only thing the machine's cores ran (load generator and database elsewhere).
       cpu_ratio_to_bare: Object.fromEntries(Object.keys(routes).map((n) => [n, cpuRel(n)])),
@@ -208,6 +217,7 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
   } finally {
     await server?.stop();
     bare?.stop();
+    bareBorn?.stop();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -227,8 +237,10 @@ async function drive(
   connections: number,
   pid: number | undefined,
   pick?: { method: 'GET'; path: string; headers: Record<string, string> }[],
+  gc?: GcTotals,
 ) {
   const cpuBefore = cpuMs(pid);
+  const gcBefore = gc && { ...gc };
   const random = pick && [{ setupRequest: (req: object) => ({ ...req, ...pick[Math.floor(Math.random() * pick.length)]! }) }];
   const r = await autocannon(
     random ? { url, duration: seconds, connections, requests: random } : { url, headers, duration: seconds, connections, workers: 1 },
@@ -242,12 +254,23 @@ async function drive(
     requests: r.requests.total,
     /** CPU (user + system) the serving process spent per answered request, in microseconds. */
     cpu_us_per_request: Math.round(((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, r.requests.total)),
+    ...(gc && gcBefore && { gc: gcOfRun(gcBefore, gc, r.requests.total, seconds) }),
   };
 }
 
-async function startBare(bodyBytes: number): Promise<{ url: string; pid: number | undefined; stop(): void }> {
+/** The serving process's garbage collection during one run: pause time per second, and what a request promotes. */
+function gcOfRun(before: GcTotals, after: GcTotals, requests: number, seconds: number) {
+  return {
+    scavenges: after.scavenges - before.scavenges,
+    full_gcs: after.fullGcs - before.fullGcs,
+    pause_ms_per_s: Number(((after.scavengeMs - before.scavengeMs + (after.fullGcMs - before.fullGcMs)) / seconds).toFixed(1)),
+    promoted_bytes_per_request: Math.round((after.promotedBytes - before.promotedBytes) / Math.max(1, requests)),
+  };
+}
+
+async function startBare(bodyBytes: number, server?: 'born'): Promise<{ url: string; pid: number | undefined; stop(): void }> {
   const child = spawn(...serverCommand(['--import', 'tsx', path.join(__dirname, 'http-bare-child.ts')]), {
-    env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes) },
+    env: { PATH: process.env.PATH ?? '', BODY_BYTES: String(bodyBytes), ...(server && { BARE_SERVER: server }) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -13,6 +13,8 @@ export interface ServerChild {
   /** Log lines by level name, and the messages of error-level lines. */
   levels: Record<string, number>;
   errors: string[];
+  /** Garbage collections so far, when started with `gcTrace` (V8's --trace-gc-nvp lines on stdout). */
+  gc: GcTotals;
   /** Resident set size of the server process in MiB (Linux /proc). */
   rssMiB(): number;
   exited(): boolean;
@@ -45,6 +47,32 @@ export function serverCommand(args: string[]): [string, string[]] {
   return cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
 }
 
+/** Running totals of the server's garbage collections: young (scavenges) and full (mark-compact) ones. */
+export interface GcTotals {
+  scavenges: number;
+  scavengeMs: number;
+  /** Bytes moved from the young generation to the old one: what a request leaves behind for a full collection. */
+  promotedBytes: number;
+  fullGcs: number;
+  fullGcMs: number;
+}
+
+/** Adds one --trace-gc-nvp line to the totals; other lines (and a line cut by an interleaved write) are ignored. */
+function countGc(line: string, gc: GcTotals): boolean {
+  const kind = /\bgc=(s|ms|mc)\b/.exec(line)?.[1];
+  const pause = Number(/\bpause=([\d.]+)/.exec(line)?.[1]);
+  if (!kind || Number.isNaN(pause)) return false;
+  if (kind === 's') {
+    gc.scavenges++;
+    gc.scavengeMs += pause;
+    gc.promotedBytes += Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0);
+  } else {
+    gc.fullGcs++;
+    gc.fullGcMs += pause;
+  }
+  return true;
+}
+
 const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
 async function freePort(): Promise<number> {
@@ -62,14 +90,14 @@ async function freePort(): Promise<number> {
  */
 export async function startServerChild(
   env: Record<string, string>,
-  opts: { stallLogs?: boolean; nodeArgs?: string[] } = {},
+  opts: { stallLogs?: boolean; nodeArgs?: string[]; gcTrace?: boolean } = {},
 ): Promise<ServerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
   const port = await freePort();
   // BENCH_SERVER_DIST=1: the built service (`npm run build` first), exactly what `npm start` runs.
   const entry =
     process.env.BENCH_SERVER_DIST === '1' ? [path.join(ROOT, 'dist', 'cli.js')] : ['--import', 'tsx', path.join(ROOT, 'src', 'cli.ts')];
-  const child = spawn(...serverCommand([...(opts.nodeArgs ?? []), ...entry, 'serve']), {
+  const child = spawn(...serverCommand([...(opts.gcTrace ? ['--trace-gc-nvp'] : []), ...(opts.nodeArgs ?? []), ...entry, 'serve']), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -84,6 +112,7 @@ export async function startServerChild(
   });
   const levels: Record<string, number> = {};
   const errors: string[] = [];
+  const gc: GcTotals = { scavenges: 0, scavengeMs: 0, promotedBytes: 0, fullGcs: 0, fullGcMs: 0 };
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
@@ -93,7 +122,10 @@ export async function startServerChild(
   // route that logs (the bare route does not).
   lines.on('line', (line) => {
     const n = Number(/^\{"level":(\d+)/.exec(line)?.[1] ?? NaN);
-    if (Number.isNaN(n)) return;
+    if (Number.isNaN(n)) {
+      if (opts.gcTrace) countGc(line, gc);
+      return;
+    }
     const level = LEVELS[n] ?? 'info';
     levels[level] = (levels[level] ?? 0) + 1;
     if (n < 50 || errors.length >= 20) return;
@@ -123,6 +155,7 @@ export async function startServerChild(
     child,
     levels,
     errors,
+    gc,
     rssMiB() {
       try {
         const kb = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
