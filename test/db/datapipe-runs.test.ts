@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { createDatapipeStore } from '../../src/db/stores/datapipe-store';
-import { PERMISSIONS, type UserSession } from '../../src/auth/session';
 import { createDatapipeService } from '../../src/services/datapipe';
 import { JOB_STATUS } from '../../src/services/job-status';
 import { useTestApp } from '../helpers/app';
@@ -15,15 +14,8 @@ describe('data pipeline runs', () => {
   const t = useTestApp();
 
   it('ingests a job that was ended while the run’s after-run listener was running', async () => {
-    const [admin] = await t.testDb.db.query<{ id: string }>(`select id from users where principal_name = 'admin'`);
-    const s: UserSession = {
-      kind: 'user',
-      userId: admin!.id,
-      principalName: 'admin',
-      permissions: new Set([PERMISSIONS.GraphDBIngest, PERMISSIONS.AuthManageUsers]),
-      roles: ['Administrator'],
-      method: 'jwt',
-    };
+    // The administrator's own session, as a signed-in request carries it.
+    const s = await t.services.identity.authenticateJwt(t.adminJwt);
     const group = (sid: string) =>
       new File([sharphound('groups', [{ ObjectIdentifier: sid, Properties: { name: sid }, Aces: [] }])], `${sid}.json`, {
         type: 'application/json',
