@@ -10,6 +10,7 @@ import { signRequest } from '../src/auth/signature';
 import { ROUTES } from '../src/rest/routes/index';
 import { buildSchema } from '../src/graphql/schema';
 import { answerClientErrors } from '../src/http/client-error';
+import { createHttpServer } from '../src/http/http-server';
 import { benchConfig, benchDatabase, benchService } from './harness';
 import { rng } from '../src/generate/json-writer';
 import { fuzzGraphQL, fuzzJson, fuzzParam, fuzzQuery, pick, type Rng } from './fuzz-inputs';
@@ -54,9 +55,9 @@ export async function fuzz(): Promise<Record<string, unknown>> {
     const { services, app, stop } = await benchService(store, config, log);
     // The fuzzer draws GraphQL operations from the schema the app serves.
     const schema = buildSchema();
-    const httpServer: Server = await new Promise((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
+    // Served as `gas serve` serves it (requests made with express's prototypes).
+    const httpServer: Server = createHttpServer(app);
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
     answerClientErrors(httpServer);
     const server = {
       url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`,
