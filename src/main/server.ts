@@ -33,6 +33,40 @@ export async function openStorage(config: Config, log: Logger, opts: { publish?:
   };
 }
 
+/** Why the server could not listen, with the address and what to do, instead of node's unhandled 'error' event. */
+export class ListenError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const LISTEN_ADVICE: Record<string, string> = {
+  EADDRINUSE: 'is already in use; stop what listens there or set PORT to another port',
+  EACCES: 'may not be opened by this user; choose a PORT above 1023',
+  EADDRNOTAVAIL: 'is not an address of this machine; set HOST to one of its addresses (or 0.0.0.0)',
+};
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (err: NodeJS.ErrnoException) => {
+      server.off('listening', listening);
+      const code = err.code ?? 'ELISTEN';
+      const advice = LISTEN_ADVICE[code] ?? `could not be opened (${err.message})`;
+      reject(new ListenError(code, `cannot listen on ${host}:${port}: the address ${advice} [${code}]`));
+    };
+    const listening = () => {
+      server.off('error', failed);
+      resolve();
+    };
+    server.once('error', failed);
+    server.once('listening', listening);
+    server.listen(port, host);
+  });
+}
+
 export interface RunningServer {
   url: string;
   services: Services;
@@ -56,8 +90,18 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   }
   start();
   const server: Server = createHttpServer(app);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  try {
+    await listen(server, config.port, config.host);
+  } catch (err) {
+    // Nothing half-started is left behind: the background work stops and the storage closes before the error is told.
+    await stop();
+    await storage.close();
+    throw err;
+  }
   answerClientErrors(server);
+  // After listening, node reports a failed accept (EMFILE under a connection flood) as the server's 'error' event;
+  // unheard, that would end the process. The server keeps listening and accepts again once descriptors free up.
+  server.on('error', (err: NodeJS.ErrnoException) => log.error({ err, code: err.code }, 'http server could not accept a connection'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
