@@ -47,4 +47,22 @@ describe('the stdout logger (lines are written in blocks)', () => {
     // Written by the periodic flush, long before the exit at 3 s flushes everything.
     expect(first!.at).toBeLessThan(2000);
   });
+
+  it('keeps every line whole and in order through a burst of many blocks', async () => {
+    const { code, chunks } = await run(
+      `const { createLogger } = require(process.env.LOGGER);
+       const log = createLogger('info');
+       for (let i = 0; i < 5000; i++) log.info({ i, pad: 'x'.repeat(i % 300) }, 'burst');
+       setTimeout(() => process.exit(0), 500);`,
+    );
+    expect(code).toBe(0);
+    const lines = chunks
+      .map((c) => c.text)
+      .join('')
+      .trim()
+      .split('\n');
+    expect(lines.map((l) => JSON.parse(l).i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+    // Blocks, not a write per line.
+    expect(chunks.length).toBeLessThan(1000);
+  });
 });
