@@ -97,20 +97,26 @@ const tripleKey = (t: EdgeTriple) => `${t.startId}\t${t.endId}\t${t.kind}`;
 
 /**
  * Values by key, kept while the epoch they were read in stays (the caller clears the memory when it moves): `get`
- * answers in the order asked, leaving out keys the store does not have, and reads only what it lacks. The answer is
- * made before anything is kept (keeping may start the memory over), and a read larger than the whole memory is not
- * kept.
+ * answers in the order asked, leaving out keys the store does not have, and reads only what it lacks. What it held
+ * is taken when asked, so another request's read kept meanwhile (which may start the memory over) cannot drop it from
+ * the answer; a read larger than the whole memory is not kept.
  */
 function keptByKey<K, V>(max: number, keyOf: (v: V) => K, epochNow: () => number) {
   const kept = new Map<K, V>();
   return {
     clear: () => kept.clear(),
     get(keys: readonly K[], at: number, load: (missing: K[]) => Promise<V[]>): MaybePromise<V[]> {
-      const missing = keys.filter((k) => !kept.has(k));
-      if (!missing.length) return keys.map((k) => kept.get(k)!);
+      const held = new Map<K, V>();
+      const missing: K[] = [];
+      for (const k of keys) {
+        const v = kept.get(k);
+        if (v !== undefined) held.set(k, v);
+        else missing.push(k);
+      }
+      if (!missing.length) return keys.map((k) => held.get(k)!);
       return whenReady(load(missing), (read) => {
         const byKey = new Map(read.map((v) => [keyOf(v), v]));
-        const answer = keys.flatMap((k) => kept.get(k) ?? byKey.get(k) ?? []);
+        const answer = keys.flatMap((k) => held.get(k) ?? byKey.get(k) ?? []);
         if (epochNow() === at && read.length <= max) {
           if (kept.size + read.length > max) kept.clear();
           for (const v of read) kept.set(keyOf(v), deepFreeze(v));

@@ -50,4 +50,30 @@ describe('node summaries kept per epoch', () => {
     expect(idsOf(await reads.nodeSummaries([5]))).toEqual([5]);
     expect(asked).toEqual([[1], [1], [5, 6, 7, 8], [5]]);
   });
+
+  it('answers whole when another request starts the memory over while it waits for the rest', async () => {
+    const waiting: (() => void)[] = [];
+    const store = {
+      nodesByObjectIds: async () => [],
+      nodesByIds: async () => [],
+      edgesByTriples: async () => [],
+      // Each read answers only when the test lets it.
+      nodeSummaries: (ids: readonly number[]) =>
+        new Promise<NodeSummary[]>((resolve) =>
+          waiting.push(() => resolve(ids.map((id) => ({ id, objectid: `N${id}`, name: `n${id}`, kinds: ['Base'] })))),
+        ),
+    };
+    const reads = cachedNodeReads(store, { epoch: 0, observe: () => undefined }, 10, 4);
+    const first = reads.nodeSummaries([1, 2]);
+    waiting.shift()!();
+    await first;
+    // 1 and 2 are held; this request still needs 9.
+    const slow = reads.nodeSummaries([1, 2, 9]);
+    // Meanwhile another request reads and keeps more than fits beside 1 and 2: the memory starts over.
+    const other = reads.nodeSummaries([20, 21, 22, 23]);
+    waiting[1]!();
+    await other;
+    waiting[0]!();
+    expect(idsOf(await slow)).toEqual([1, 2, 9]);
+  });
 });
