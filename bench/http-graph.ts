@@ -158,11 +158,14 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     // run just before it. On a machine whose neighbours come and go, the median of several such pairs is steadier
     // than one run's figure.
     const ratios: Record<string, number[]> = Object.fromEntries(Object.keys(routes).map((n) => [n, [rel(n)]]));
+    // p99 of every sequential run of a route: one 4-second run's p99 moves by several ms with the machine.
+    const p99s: Record<string, number[]> = Object.fromEntries(Object.keys(routes).map((n) => [n, [(results[n] as { p99: number }).p99]]));
     for (let t = 1; t < Number(process.env.BENCH_TRIALS ?? 1); t++) {
       for (const [name, r] of Object.entries(routes)) {
         const b = await drive(`${bare.url}/bare`, {}, seconds, connections, bare.pid);
         const run = await drive(server.url + r, signedHeaders(r), seconds, connections, serverPid, pickOf(name), server.gc);
         ratios[name]!.push(Number((run.rps / b.rps).toFixed(2)));
+        p99s[name]!.push(run.p99);
       }
     }
     // BENCH_CONCURRENT=n: n rounds of the bare route and each route driven at the same time, for the same seconds.
@@ -202,6 +205,8 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
       ...(ratios[Object.keys(routes)[0]!]!.length > 1 && {
         rps_ratio_trials: ratios,
         rps_ratio_median: Object.fromEntries(Object.entries(ratios).map(([n, v]) => [n, median(v)])),
+        p99_ms_trials: p99s,
+        p99_ms_median: Object.fromEntries(Object.entries(p99s).map(([n, v]) => [n, median(v)])),
       }),
       ...(Object.keys(concurrent).length > 0 && {
         concurrent: Object.fromEntries(
