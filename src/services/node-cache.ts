@@ -106,17 +106,12 @@ function keptByKey<K, V>(max: number, keyOf: (v: V) => K, epochNow: () => number
   return {
     clear: () => kept.clear(),
     get(keys: readonly K[], at: number, load: (missing: K[]) => Promise<V[]>): MaybePromise<V[]> {
-      const held = new Map<K, V>();
-      const missing: K[] = [];
-      for (const k of keys) {
-        const v = kept.get(k);
-        if (v !== undefined) held.set(k, v);
-        else missing.push(k);
-      }
-      if (!missing.length) return keys.map((k) => held.get(k)!);
+      const held = keys.map((k) => kept.get(k));
+      const missing = keys.filter((_, i) => held[i] === undefined);
+      if (!missing.length) return held as V[];
       return whenReady(load(missing), (read) => {
         const byKey = new Map(read.map((v) => [keyOf(v), v]));
-        const answer = keys.flatMap((k) => held.get(k) ?? byKey.get(k) ?? []);
+        const answer = keys.flatMap((k, i) => held[i] ?? byKey.get(k) ?? []);
         if (epochNow() === at && read.length <= max) {
           if (kept.size + read.length > max) kept.clear();
           for (const v of read) kept.set(keyOf(v), deepFreeze(v));
