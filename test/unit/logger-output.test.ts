@@ -18,6 +18,14 @@ function run(script: string): Promise<{ code: number | null; chunks: { at: numbe
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, chunks })));
 }
 
+/** The lines written, whatever chunks they arrived in. */
+const linesOf = (chunks: { text: string }[]) =>
+  chunks
+    .map((c) => c.text)
+    .join('')
+    .trim()
+    .split('\n');
+
 describe('the stdout logger (lines are written in blocks)', () => {
   it('writes what waits when the process exits', async () => {
     const { code, chunks } = await run(
@@ -27,11 +35,7 @@ describe('the stdout logger (lines are written in blocks)', () => {
        process.exit(0);`,
     );
     expect(code).toBe(0);
-    const lines = chunks
-      .map((c) => c.text)
-      .join('')
-      .trim()
-      .split('\n');
+    const lines = linesOf(chunks);
     expect(lines.map((l) => JSON.parse(l).i)).toEqual([0, 1, 2]);
   });
 
@@ -56,11 +60,7 @@ describe('the stdout logger (lines are written in blocks)', () => {
        setTimeout(() => process.exit(0), 500);`,
     );
     expect(code).toBe(0);
-    const lines = chunks
-      .map((c) => c.text)
-      .join('')
-      .trim()
-      .split('\n');
+    const lines = linesOf(chunks);
     expect(lines.map((l) => JSON.parse(l).i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
     // Blocks, not a write per line.
     expect(chunks.length).toBeLessThan(1000);
