@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { embeddedInfoFile } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { Database } from './db/pool.js';
+import { guardProcess } from './main/process-guards.js';
 import { openStorage, startServer, type Storage } from './main/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { composeServices } from './main/compose.js';
@@ -93,6 +94,7 @@ export async function main(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'serve': {
+      guardProcess(log);
       const server = await startServer(config, log);
       const stop = async (signal: string) => {
         log.info({ signal }, 'shutting down');

@@ -17,19 +17,27 @@ async function occupiedPort(): Promise<{ port: number; close(): Promise<void> }>
   return { port, close: () => new Promise<void>((resolve) => holder.close(() => resolve())) };
 }
 
-/** Starts `gas serve` from the sources with at most `fds` open descriptors; resolves once it says it listens. */
-function serveWithFewDescriptors(
+/**
+ * Starts `gas serve` from the sources, with at most `fds` open descriptors and `preload` required first when given;
+ * resolves once it says it listens.
+ */
+function serve(
   env: Record<string, string>,
-  fds: number,
+  opts: { fds?: number; preload?: string } = {},
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn('bash', ['-c', `ulimit -n ${fds} && exec "${process.execPath}" --import tsx src/cli.ts serve`], {
+  const node = [`"${process.execPath}"`, ...(opts.preload ? ['--require', `"${opts.preload}"`] : []), '--import tsx src/cli.ts serve'].join(
+    ' ',
+  );
+  const child = spawn('bash', ['-c', `${opts.fds ? `ulimit -n ${opts.fds} && ` : ''}exec ${node}`], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', GAS_SECRET_KEY: TEST_SECRET_KEY, ...env },
   });
   let out = '';
+  const collect = (chunk: Buffer) => (out += chunk.toString());
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   return new Promise((resolve, reject) => {
-    const seen = (chunk: Buffer) => {
-      out += chunk.toString();
+    const seen = () => {
       const m = /"url":"(http:\/\/[^"]+)".*graph analysis service listening/.exec(out);
       if (m) resolve({ child, url: m[1]!, output: () => out });
     };
@@ -37,6 +45,14 @@ function serveWithFewDescriptors(
     child.stderr!.on('data', seen);
     child.once('exit', (code) => reject(new Error(`gas serve exited (${code}) before listening:\n${out}`)));
   });
+}
+
+/** Waits until `check` holds, up to `ms`. */
+async function until(check: () => boolean, ms = 20_000): Promise<void> {
+  for (const end = Date.now() + ms; !check();) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 describe('gas serve: start-up and connection floods', () => {
@@ -72,7 +88,7 @@ describe('gas serve: start-up and connection floods', () => {
   }, 90_000);
 
   it('keeps serving after more connections arrive than it has descriptors for', async () => {
-    const { child, url, output } = await serveWithFewDescriptors(env(0), 128);
+    const { child, url, output } = await serve(env(0), { fds: 128 });
     try {
       const { port } = new URL(url);
       const flood: net.Socket[] = [];
@@ -93,5 +109,38 @@ describe('gas serve: start-up and connection floods', () => {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
     }
+  }, 90_000);
+
+  const FAULT = path.join(ROOT, 'test', 'helpers', 'inject-fault.cjs');
+
+  it('logs a rejected promise nobody handled and goes on serving', async () => {
+    const { child, url, output } = await serve({ ...env(0), FAULT: 'reject' }, { preload: FAULT });
+    try {
+      await until(() => output().includes('a promise was rejected and nothing handled it'));
+      const line = output()
+        .split('\n')
+        .find((l) => l.includes('a promise was rejected and nothing handled it'))!;
+      expect(JSON.parse(line)).toMatchObject({ level: 50, err: { message: 'injected: a rejection nobody handles' } });
+      expect(child.exitCode).toBeNull();
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+  }, 90_000);
+
+  it('ends with a structured fatal line and exit 1 on an exception nobody caught', async () => {
+    const { child, output } = await serve({ ...env(0), FAULT: 'throw' }, { preload: FAULT });
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    expect(code).toBe(1);
+    const fatal = output()
+      .split('\n')
+      .find((l) => l.startsWith('{') && l.includes('uncaught exception; the server stops'));
+    expect(fatal && JSON.parse(fatal)).toMatchObject({
+      level: 60,
+      origin: 'uncaughtException',
+      err: { message: 'injected: an exception nobody catches' },
+    });
+    expect(output()).toContain('gas: uncaught exception, stopping: Error: injected: an exception nobody catches');
   }, 90_000);
 });
