@@ -11,7 +11,9 @@ export function guardProcess(log: Logger): void {
     const err = reason instanceof Error ? reason : new Error(String(reason));
     log.error({ err }, 'a promise was rejected and nothing handled it; the server goes on');
   });
-  process.on('uncaughtException', (err, origin) => {
+  process.on('uncaughtException', (thrown: unknown, origin) => {
+    // Anything can be thrown, not only an Error.
+    const err = thrown instanceof Error ? thrown : new Error(String(thrown));
     log.fatal({ err, origin }, 'uncaught exception; the server stops');
     process.stderr.write(`gas: uncaught exception, stopping: ${err.stack ?? err.message}\n`);
     process.exit(1);

@@ -129,18 +129,21 @@ describe('gas serve: start-up and connection floods', () => {
     }
   }, 90_000);
 
-  it('ends with a structured fatal line and exit 1 on an exception nobody caught', async () => {
-    const { child, output } = await serve({ ...env(0), FAULT: 'throw' }, { preload: FAULT });
-    const code = await new Promise<number | null>((r) => child.once('exit', r));
-    expect(code).toBe(1);
-    const fatal = output()
-      .split('\n')
-      .find((l) => l.startsWith('{') && l.includes('uncaught exception; the server stops'));
-    expect(fatal && JSON.parse(fatal)).toMatchObject({
-      level: 60,
-      origin: 'uncaughtException',
-      err: { message: 'injected: an exception nobody catches' },
-    });
-    expect(output()).toContain('gas: uncaught exception, stopping: Error: injected: an exception nobody catches');
-  }, 90_000);
+  it.each([
+    ['throw', 'injected: an exception nobody catches'],
+    ['throw-string', 'injected: a string nobody catches'],
+  ])(
+    'ends with a structured fatal line and exit 1 on an exception nobody caught (%s)',
+    async (fault, message) => {
+      const { child, output } = await serve({ ...env(0), FAULT: fault }, { preload: FAULT });
+      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      expect(code).toBe(1);
+      const fatal = output()
+        .split('\n')
+        .find((l) => l.startsWith('{') && l.includes('uncaught exception; the server stops'));
+      expect(fatal && JSON.parse(fatal)).toMatchObject({ level: 60, origin: 'uncaughtException', err: { message } });
+      expect(output()).toContain(`gas: uncaught exception, stopping: Error: ${message}`);
+    },
+    90_000,
+  );
 });
