@@ -33,6 +33,68 @@ function socketDir(dataDir: string, inMemory: boolean): { dir: string; temporary
   return { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'gas-pg-')), temporary: true };
 }
 
+/** DATA_DIR's files belong to another running process: two PGlite instances on one directory would corrupt it. */
+export class EmbeddedInUse extends Error {
+  readonly code = 'EBUSY';
+  constructor(dataDir: string, pid: number | undefined) {
+    super(
+      `DATA_DIR ${dataDir} is in use by another gas process${pid ? ` (pid ${pid})` : ''}: stop it, or set DATA_DIR to ` +
+        `another directory (or DATABASE_URL to a PostgreSQL server); if no gas process uses it, remove ${path.join(dataDir, 'embedded.lock')}`,
+    );
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A lock file younger than this with no pid in it yet belongs to a process that is just starting. */
+const STARTING_MS = 10_000;
+
+/**
+ * Takes DATA_DIR for this process: `embedded.lock`, created exclusively (O_EXCL) with our pid in it. A lock whose
+ * process is gone is stale and taken over. Returns the release function.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'embedded.lock');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let text = '';
+      let age = Infinity;
+      try {
+        text = fs.readFileSync(file, 'utf8').trim();
+        age = Date.now() - fs.statSync(file).mtimeMs;
+      } catch {
+        continue; // removed meanwhile: try again
+      }
+      const pid = Number(text);
+      if (Number.isInteger(pid) && pid > 0 ? isAlive(pid) : age < STARTING_MS) throw new EmbeddedInUse(dataDir, pid || undefined);
+      fs.rmSync(file, { force: true });
+      continue;
+    }
+    fs.writeSync(fd, String(process.pid));
+    fs.closeSync(fd);
+    return () => {
+      try {
+        if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file, { force: true });
+      } catch {
+        // already gone
+      }
+    };
+  }
+  throw new EmbeddedInUse(dataDir, undefined);
+}
+
 /**
  * Starts PGlite (PostgreSQL compiled to WASM) on `dataDir` and serves it over the PostgreSQL wire protocol on a
  * unix socket in a 0700 directory, so the rest of the service talks to it through `pg` exactly as it talks to a
@@ -42,8 +104,15 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
   const inMemory = dataDir === 'memory://';
   const pgdata = inMemory ? undefined : path.join(dataDir, 'pgdata');
   if (pgdata) fs.mkdirSync(pgdata, { recursive: true, mode: 0o700 });
+  const release = inMemory ? () => undefined : lockDataDir(dataDir);
   const started = Date.now();
-  const db = await PGlite.create(pgdata ? { dataDir: pgdata } : {});
+  let db: PGlite;
+  try {
+    db = await PGlite.create(pgdata ? { dataDir: pgdata } : {});
+  } catch (err) {
+    release();
+    throw err;
+  }
   const sock = socketDir(dataDir, inMemory);
   const socketPath = path.join(sock.dir, SOCKET_NAME);
   // A socket left by a crashed run would make listen fail; PGlite's data directory is ours alone by now.
@@ -62,6 +131,7 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
       await server.stop();
       await db.close();
       fs.rmSync(sock.temporary ? sock.dir : socketPath, { recursive: true, force: true });
+      release();
     },
   };
 }
