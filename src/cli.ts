@@ -7,7 +7,7 @@ import { generateSharpHound } from './generate/sharphound.js';
 import { isTier, TIERS } from './generate/tiers.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { embeddedInfoFile } from './db/embedded.js';
+import { embeddedInfoFile, isAlive } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { Database } from './db/pool.js';
 import { guardProcess } from './main/process-guards.js';
@@ -52,15 +52,6 @@ async function cliStorage(config: Config, log: Logger): Promise<Storage> {
     }
   }
   return openStorage(config, log, { publish: false });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function withServices<T>(config: Config, log: Logger, fn: (s: Services) => Promise<T>): Promise<T> {

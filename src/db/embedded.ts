@@ -44,7 +44,8 @@ export class EmbeddedInUse extends Error {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (the CLI uses it to find a running server too). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
