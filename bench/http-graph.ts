@@ -15,7 +15,7 @@ import { Database } from '../src/db/pool';
 import { isTier, TIERS } from '../src/generate/tiers';
 import { benchDatabase, log } from './harness';
 import { benchLogin, cpuMs, serverCommand, startServerChild, type GcTotals } from './server-child';
-import { smoke } from './stats';
+import { median, smoke } from './stats';
 
 const BENCH_SECRET_KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
 
@@ -226,12 +226,6 @@ export async function httpGraphBench(): Promise<Record<string, unknown>> {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function median(values: number[]): number {
-  const v = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(v.length / 2);
-  return v.length % 2 ? v[mid]! : Number(((v[mid - 1]! + v[mid]!) / 2).toFixed(2));
 }
 
 /** Drives one route, or with `pick` a random one of several per request (in this thread: a function cannot go to a worker). */

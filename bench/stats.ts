@@ -21,6 +21,13 @@ export function summarise(ms: number[]): Summary {
   return { n: ms.length, p50: round(at(0.5)), p99: round(at(0.99)), mean: round(sorted.reduce((a, b) => a + b, 0) / ms.length) };
 }
 
+/** The median of several trials' figures (two middle values averaged). */
+export function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid]! : Number(((v[mid - 1]! + v[mid]!) / 2).toFixed(2));
+}
+
 let gc: (() => void) | undefined;
 /** A full collection, so memory figures are what is retained (works without --expose-gc). */
 export function collectGarbage(): void {
