@@ -1,38 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TEST_SECRET_KEY } from '../helpers/app';
-import { runCli } from '../helpers/cli';
+import { EMBEDDED_ADMIN_PASSWORD, runCli, serveEmbedded } from '../helpers/cli';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const PASSWORD = 'a-long-enough-admin-password-1!';
-
-/** `gas serve` on the embedded default (no DATABASE_URL) in `dataDir`; resolves with its URL once it listens. */
-function serveEmbedded(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      LOG_LEVEL: 'info',
-      GAS_SECRET_KEY: TEST_SECRET_KEY,
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      GAS_ADMIN_PASSWORD: PASSWORD,
-    },
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /"url":"(http:\/\/[^"]+)".*graph analysis service listening/.exec(out);
-      if (m) resolve({ child, url: m[1]! });
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`gas serve exited (${code}) before listening:\n${out}`)));
-  });
-}
+const PASSWORD = EMBEDDED_ADMIN_PASSWORD;
 
 const login = (url: string) =>
   fetch(`${url}/api/v2/login`, {
