@@ -314,6 +314,11 @@ export function translateDatabaseError(err: unknown, log: Logger): AppError {
     case '40P01':
       return unavailable('database', 'The database was busy with a conflicting change; please retry.');
     default:
+      if (code && STORAGE_TROUBLE.test(code)) {
+        // Not the request's fault and not a bug of ours: the operator must act (free disk, restore the files).
+        log.error({ err: brief(err) }, 'the database cannot read or write its storage');
+        return storageTrouble();
+      }
       log.error({ err }, 'unexpected database error');
       return internal('database', MSG.internalDb, err);
   }
@@ -324,6 +329,24 @@ export function databaseAway(): AppError {
   return new AppError('UNAVAILABLE', 'database', 'The database is not reachable right now; retry shortly.', {
     headers: { 'Retry-After': String(DB_RETRY_AFTER_S) },
   });
+}
+
+/**
+ * SQLSTATE class 53 (insufficient resources: disk full, out of memory) and 58 (system error: an I/O error, a data
+ * file gone, as when an embedded store's directory is removed under it): the database is there but cannot serve.
+ */
+const STORAGE_TROUBLE = /^5[38]/;
+
+/** 503 with Retry-After: the database is out of disk or memory, or its files are unreadable. */
+function storageTrouble(): AppError {
+  return new AppError(
+    'UNAVAILABLE',
+    'database',
+    'The database cannot read or store data right now (out of space, or its files are unreadable); retry later.',
+    {
+      headers: { 'Retry-After': String(DB_RETRY_AFTER_S) },
+    },
+  );
 }
 
 // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many

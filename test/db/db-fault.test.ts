@@ -127,4 +127,10 @@ describe('database faults', () => {
       await admin.end();
     }
   });
+
+  it('answers 503 with Retry-After when the database cannot read its storage (SQLSTATE class 58), not 500', async () => {
+    // pg_read_file of a missing file raises the same undefined_file error as a data file removed under the database.
+    const err = await db.query(`select pg_read_file('/nonexistent/gas-storage-probe')`).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 503, code: 'UNAVAILABLE', context: 'database', headers: { 'Retry-After': expect.any(String) } });
+  });
 });
