@@ -42,4 +42,23 @@ describe('migrations in several schemas of one database', () => {
     const found = await second!.db.query<{ objectid: string }>(`select objectid from graph_nodes where lower(name) like '%lic%'`);
     expect(found.map((r) => r.objectid)).toEqual(['S-1']);
   });
+
+  it('writes each edge into three indexes: identity and outgoing in one unique index, incoming, and the id', async () => {
+    dbs = [await createTestDb()];
+    const d = dbs[0]!;
+    const rows = await d.db.query<{ indexname: string; indexdef: string }>(
+      `select indexname, indexdef from pg_indexes where schemaname = $1 and tablename = 'graph_edges' order by 1`,
+      [d.schema],
+    );
+    expect(rows.map((r) => r.indexname)).toEqual(['graph_edges_identity_out_idx', 'graph_edges_in_idx', 'graph_edges_pkey']);
+    expect(rows[0]!.indexdef).toMatch(/UNIQUE INDEX .* \(start_id, kind_id, end_id\) INCLUDE \(id\)/);
+    // The merge's ON CONFLICT (start_id, end_id, kind_id) still finds its unique index: a repeated edge stays one.
+    await d.db.query(`insert into graph_nodes (id, objectid, kind_ids) values (1, 'A', '{}'), (2, 'B', '{}')`);
+    await d.db.query(`insert into graph_kinds (id, name) values (1, 'MemberOf') on conflict do nothing`);
+    const upsert = `insert into graph_edges as e (start_id, end_id, kind_id, properties) values (1, 2, 1, $1::jsonb)
+      on conflict (start_id, end_id, kind_id) do update set properties = e.properties || excluded.properties`;
+    await d.db.query(upsert, ['{"a": 1}']);
+    await d.db.query(upsert, ['{"b": 2}']);
+    expect(await d.db.query(`select properties from graph_edges`)).toEqual([{ properties: { a: 1, b: 2 } }]);
+  });
 });
