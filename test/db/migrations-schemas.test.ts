@@ -61,4 +61,23 @@ describe('migrations in several schemas of one database', () => {
     await d.db.query(upsert, ['{"b": 2}']);
     expect(await d.db.query(`select properties from graph_edges`)).toEqual([{ properties: { a: 1, b: 2 } }]);
   });
+
+  it("keeps one index on a node's object id: unique, and serving equality, prefix searches and ON CONFLICT", async () => {
+    dbs = [await createTestDb()];
+    const d = dbs[0]!;
+    const defs = (
+      await d.db.query<{ indexdef: string }>(`select indexdef from pg_indexes where schemaname = $1 and tablename = 'graph_nodes'`, [
+        d.schema,
+      ])
+    ).map((r) => r.indexdef);
+    expect(defs.filter((x) => /\(objectid\b/.test(x))).toEqual([expect.stringMatching(/UNIQUE INDEX .* \(objectid text_pattern_ops\)/)]);
+    const upsert = `insert into graph_nodes as n (objectid, kind_ids, properties) values ($1, '{}', $2::jsonb)
+      on conflict (objectid) do update set properties = n.properties || excluded.properties returning id`;
+    const [first] = await d.db.query<{ id: number }>(upsert, ['S-1-5-21-1', '{"a": 1}']);
+    const [again] = await d.db.query<{ id: number }>(upsert, ['S-1-5-21-1', '{"b": 2}']);
+    expect(again!.id).toBe(first!.id);
+    await d.db.query(upsert, ['S-1-5-21-2', '{}']);
+    const prefixed = await d.db.query<{ objectid: string }>(`select objectid from graph_nodes where objectid like 'S-1-5-21-%' order by 1`);
+    expect(prefixed.map((r) => r.objectid)).toEqual(['S-1-5-21-1', 'S-1-5-21-2']);
+  });
 });
