@@ -317,7 +317,7 @@ export function translateDatabaseError(err: unknown, log: Logger): AppError {
       if (code && STORAGE_TROUBLE.test(code)) {
         // Not the request's fault and not a bug of ours: the operator must act (free disk, restore the files).
         log.error({ err: brief(err) }, 'the database cannot read or write its storage');
-        return storageTrouble();
+        return retryLater('The database cannot read or store data right now (out of space, or its files are unreadable); retry later.');
       }
       log.error({ err }, 'unexpected database error');
       return internal('database', MSG.internalDb, err);
@@ -326,9 +326,12 @@ export function translateDatabaseError(err: unknown, log: Logger): AppError {
 
 /** 503 with Retry-After: the database went away (restart, terminated backend, network); retrying later is right. */
 export function databaseAway(): AppError {
-  return new AppError('UNAVAILABLE', 'database', 'The database is not reachable right now; retry shortly.', {
-    headers: { 'Retry-After': String(DB_RETRY_AFTER_S) },
-  });
+  return retryLater('The database is not reachable right now; retry shortly.');
+}
+
+/** A 503 of the database with Retry-After: the state passes (or is fixed by the operator) and the request can be repeated. */
+function retryLater(message: string): AppError {
+  return new AppError('UNAVAILABLE', 'database', message, { headers: { 'Retry-After': String(DB_RETRY_AFTER_S) } });
 }
 
 /**
@@ -336,18 +339,6 @@ export function databaseAway(): AppError {
  * file gone, as when an embedded store's directory is removed under it): the database is there but cannot serve.
  */
 const STORAGE_TROUBLE = /^5[38]/;
-
-/** 503 with Retry-After: the database is out of disk or memory, or its files are unreadable. */
-function storageTrouble(): AppError {
-  return new AppError(
-    'UNAVAILABLE',
-    'database',
-    'The database cannot read or store data right now (out of space, or its files are unreadable); retry later.',
-    {
-      headers: { 'Retry-After': String(DB_RETRY_AFTER_S) },
-    },
-  );
-}
 
 // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect now), 53300 (too many
 // connections) and the socket-level errors Node and pg report when a connection is refused or cut.
