@@ -155,8 +155,9 @@ export class Stager {
         if (missing.length) this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.LOCK_NODES, [missing]));
       }
     }
-    // An endpoint that did not resolve was deleted by another writer after this statement's snapshot: its edges
-    // cannot be written, and the file fails rather than lose them.
+    // An endpoint that did not resolve even then was created by another writer and deleted again while this batch
+    // resolved it (a node deleted earlier is simply created again): its edges cannot be written, and the file fails
+    // rather than lose them.
     let lost = 0;
     for (const i of waiting) {
       const line = this.line(rows[i]!);
