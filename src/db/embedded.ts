@@ -33,6 +33,30 @@ function socketDir(dataDir: string, inMemory: boolean): { dir: string; temporary
   return { dir: fs.mkdtempSync(path.join(os.tmpdir(), 'gas-pg-')), temporary: true };
 }
 
+interface Listening {
+  dir: string;
+  temporary: boolean;
+  path: string;
+  server: PGLiteSocketServer;
+}
+
+/** PGlite served on a unix socket in `at.dir`; on failure nothing of it is left listening or in a temporary dir. */
+async function listen(db: PGlite, at: { dir: string; temporary: boolean }): Promise<Listening> {
+  const socketPath = path.join(at.dir, SOCKET_NAME);
+  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
+  try {
+    // A socket left by a crashed run would make listen fail; PGlite's data directory is ours alone by now.
+    fs.rmSync(socketPath, { force: true });
+    await server.start();
+    fs.chmodSync(socketPath, 0o600);
+  } catch (err) {
+    await server.stop().catch(() => undefined);
+    if (at.temporary) fs.rmSync(at.dir, { recursive: true, force: true });
+    throw err;
+  }
+  return { ...at, path: socketPath, server };
+}
+
 /** DATA_DIR's files belong to another running process: two PGlite instances on one directory would corrupt it. */
 export class EmbeddedInUse extends Error {
   readonly code = 'EBUSY';
@@ -114,14 +138,16 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
     release();
     throw err;
   }
-  const sock = socketDir(dataDir, inMemory);
-  const socketPath = path.join(sock.dir, SOCKET_NAME);
-  // A socket left by a crashed run would make listen fail; PGlite's data directory is ours alone by now.
-  fs.rmSync(socketPath, { force: true });
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
-  await server.start();
-  fs.chmodSync(socketPath, 0o600);
-  const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(sock.dir)}`;
+  // A step that fails after PGlite opened closes it and releases DATA_DIR: the caller may start again in-process.
+  let socket: Listening;
+  try {
+    socket = await listen(db, socketDir(dataDir, inMemory));
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    release();
+    throw err;
+  }
+  const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socket.dir)}`;
   log.info({ dataDir: pgdata ?? 'memory', ms: Date.now() - started }, 'embedded PostgreSQL (PGlite) started');
   const info = inMemory ? undefined : embeddedInfoFile(dataDir);
   if (info && opts.publish !== false) fs.writeFileSync(info, JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
@@ -129,9 +155,9 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
     url,
     async stop() {
       if (info && fs.existsSync(info)) fs.rmSync(info, { force: true });
-      await server.stop();
+      await socket.server.stop();
       await db.close();
-      fs.rmSync(sock.temporary ? sock.dir : socketPath, { recursive: true, force: true });
+      fs.rmSync(socket.temporary ? socket.dir : socket.path, { recursive: true, force: true });
       release();
     },
   };
