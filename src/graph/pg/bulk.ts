@@ -187,12 +187,17 @@ export class Stager {
    * of the transaction merges (a re-upload of the same data would fail every batch).
    */
   private async copyDirect(lines: readonly string[]): Promise<boolean> {
-    await this.q.query(SQL.SAVEPOINT);
+    // The COPY is queued on the connection behind the savepoint rather than sent once this thread has seen the
+    // savepoint's answer: the database goes from one to the other without waiting for a busy event loop.
+    const savepoint = this.q.query(SQL.SAVEPOINT);
+    const copying = this.q.copyFrom(
+      SQL.COPY_GRAPH_EDGES,
+      chunks(lines, (l) => l),
+    );
+    copying.catch(() => undefined); // awaited below, after the savepoint
     try {
-      await this.q.copyFrom(
-        SQL.COPY_GRAPH_EDGES,
-        chunks(lines, (l) => l),
-      );
+      await savepoint;
+      await copying;
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
       await this.q.query(SQL.ROLLBACK_TO);
