@@ -33,7 +33,8 @@ returning n.objectid as o, n.id, n.kind_ids as k`;
 //   hubs most edges point at, are not touched (no new row versions on a few hot rows);
 // - endpoints not found are created with their referenced kind. One deleted by another transaction since this
 //   statement's snapshot is not found by its lock, and is created anew.
-// Looked up once rather than once per part (typed, created, existing), a batch's resolution takes half the time.
+// Looked up once rather than once per part (typed, created, existing): a statement of 2,100 endpoints ~68 -> 24-45 ms.
+// All parts see the snapshot from before the statement, so the update never visits rows the insert creates.
 export const RESOLVE_ENDPOINTS = /* SQL */ `-- graph.bulk.resolveEndpoints
 with s as materialized (
   select u.o, u.k::smallint[] as k, u.seen from unnest($1::text[], $2::text[], $3::text[]) as u(o, k, seen)
