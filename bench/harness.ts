@@ -11,6 +11,33 @@ import { compose, type Composed } from '../src/main/compose';
 
 export const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
 
+/**
+ * A fresh, empty schema of the server at `base` (dropped first if it is there) and a URL whose search_path is it: a
+ * startup option, not a per-checkout SET, so a benchmark pays no extra round trip.
+ */
+export async function freshSchema(base: string, schema: string): Promise<string> {
+  const boot = new pg.Client({ connectionString: base });
+  await boot.connect();
+  try {
+    await boot.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
+  } finally {
+    await boot.end();
+  }
+  return `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+}
+
+/** The same schema with every migration applied (probes that then open their own connections). */
+export async function migratedSchema(base: string, schema: string): Promise<string> {
+  const url = await freshSchema(base, schema);
+  const db = new Database(url, { log, max: 2 });
+  try {
+    await migrate(db, log);
+  } finally {
+    await db.close();
+  }
+  return url;
+}
+
 /** The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh in-memory PGlite. */
 export async function benchDatabase(
   suffix = '',
@@ -19,12 +46,7 @@ export async function benchDatabase(
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
     const schema = `bench_${process.pid}${suffix}`;
-    const boot = new pg.Client({ connectionString: url });
-    await boot.connect();
-    await boot.query(`drop schema if exists ${schema} cascade; create schema ${schema}`);
-    await boot.end();
-    // A startup option, not a per-checkout SET, so the benchmark pays no extra round trip.
-    const schemaUrl = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    const schemaUrl = await freshSchema(url, schema);
     const db = new Database(schemaUrl, { log: logger, max: 20 });
     await migrate(db, log);
     return {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import pg from 'pg';
 import { Database } from '../src/db/pool';
-import { migrate } from '../src/db/migrate';
+import { migratedSchema } from './harness';
 import type { EdgeInput, NodeInput } from '../src/graph/model';
 import { PgGraphStore } from '../src/graph/pg/store';
 import { convertAzure } from '../src/ingest/azure/index';
@@ -25,15 +25,8 @@ async function main() {
   const [base, ...files] = process.argv.slice(2);
   if (!base || !files.length) throw new Error('usage: ingest-probe <url> <files…>');
   const mode = process.env.PROBE_MODE ?? 'stream';
-  const boot = new pg.Client({ connectionString: base });
-  await boot.connect();
-  await boot.query('drop schema if exists ingest_probe cascade; create schema ingest_probe');
-  await boot.end();
-  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c search_path=ingest_probe,public')}`;
+  const url = await migratedSchema(base, 'ingest_probe');
   const log = createLogger('silent');
-  const migrating = new Database(url, { log, max: 2 });
-  await migrate(migrating, log);
-  await migrating.close();
 
   const batches = mode === 'preconverted' ? files.map(convertWhole) : undefined;
   const db = new Database(url, { log, max: 1 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { migrate } from '../../src/db/migrate';
+import { migratedSchema } from '../harness';
 import { Database } from '../../src/db/pool';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import { ingestPath } from '../../src/ingest/ingest-path';
@@ -61,15 +61,8 @@ async function serverWrites(url: string): Promise<Record<string, number>> {
 async function main(): Promise<void> {
   const [base, ...files] = process.argv.slice(2);
   if (!base || !files.length) throw new Error('usage: ingest-statements <url> <files…>');
-  const boot = new pg.Client({ connectionString: base });
-  await boot.connect();
-  await boot.query('drop schema if exists ingest_statements cascade; create schema ingest_statements');
-  await boot.end();
-  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c search_path=ingest_statements,public')}`;
+  const url = await migratedSchema(base, 'ingest_statements');
   const log = createLogger('silent');
-  const migrating = new Database(url, { log, max: 2 });
-  await migrate(migrating, log);
-  await migrating.close();
 
   const db = new Database(url, { log, max: 1 });
   const store = new PgGraphStore(db);
