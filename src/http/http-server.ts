@@ -1,9 +1,9 @@
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import type { Express } from 'express';
 
 /**
- * The HTTP server for the app, whose requests and responses are made with express's prototypes from the start.
+ * The HTTP server for the app, whose requests and responses are made with express's prototypes from the start,
+ * and sized for the fields node gives them.
  *
  * Express gives every request and response its own prototypes (`Object.setPrototypeOf` in `app.handle`). Changing
  * the prototype of an object V8 has already shaped costs more than the call: in this process it made ~3 MB of each
@@ -11,28 +11,42 @@ import type { Express } from 'express';
  * followed every few seconds. A plain node:http server answered 22,000 requests/s here, the same with the prototype
  * change per request 8,700 (docs/benchmarks.md, fourteenth pass). Made with the right prototype, the request is
  * left as it is: express's call sees the prototype already in place and V8 does nothing.
+ *
+ * The constructors are subclasses of node's, not plain functions that call them: V8 sizes an object for the
+ * fields its constructor chain assigns, and a plain function assigns none itself. Objects so made had 10 in-object
+ * fields for node's ~30, and node's first symbol-keyed store turned each response into a dictionary (every
+ * property read a hash look-up; docs/benchmarks.md, eighteenth pass). A subclass's prototype cannot be replaced,
+ * so express's prototypes are rebuilt as the subclasses' prototypes and the app is pointed at them.
  */
 export function createHttpServer(app: Express): http.Server {
-  // Node's constructors are plain functions, run here on an object made with express's prototype. Were they ever
-  // classes (which cannot be called so), the server is made as express makes it.
-  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return http.createServer(app);
-  function AppRequest(this: http.IncomingMessage, socket: Socket): void {
-    http.IncomingMessage.call(this, socket);
-  }
-  AppRequest.prototype = app.request;
-  function AppResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: http.ServerOptions): void {
-    (http.ServerResponse as unknown as (req: http.IncomingMessage, options?: http.ServerOptions) => void).call(this, req, options);
-  }
-  AppResponse.prototype = app.response;
-  return http.createServer(
-    {
-      IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
-      ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
-    },
-    app,
-  );
+  const { AppRequest, AppResponse } = constructorsFor(app);
+  return http.createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse }, app);
 }
 
-function isClass(fn: unknown): boolean {
-  return typeof fn !== 'function' || Function.prototype.toString.call(fn).startsWith('class');
+interface Constructors {
+  AppRequest: typeof http.IncomingMessage;
+  AppResponse: typeof http.ServerResponse;
+}
+
+/** One pair per app: a second server for the same app must not move the app's prototypes from under the first. */
+const made = new WeakMap<Express, Constructors>();
+
+function constructorsFor(app: Express): Constructors {
+  const known = made.get(app);
+  if (known) return known;
+  class AppRequest extends http.IncomingMessage {}
+  class AppResponse extends http.ServerResponse {}
+  app.request = adopt(AppRequest.prototype, app.request) as Express['request'];
+  app.response = adopt(AppResponse.prototype, app.response) as Express['response'];
+  const c = { AppRequest, AppResponse: AppResponse as typeof http.ServerResponse };
+  made.set(app, c);
+  return c;
+}
+
+/** Makes `target` what `proto` is (same parent, same own properties: express's `app` back-reference), and returns it. */
+function adopt(target: object, proto: object): object {
+  Object.setPrototypeOf(target, Object.getPrototypeOf(proto) as object | null);
+  const { constructor: _constructor, ...own }: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(proto);
+  Object.defineProperties(target, own);
+  return target;
 }
