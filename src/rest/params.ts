@@ -33,9 +33,13 @@ const describe: z.core.$ZodErrorMap = (issue) => {
 
 /** Parses one part of a request; the first problem becomes a 400 in the route's context, naming the parameter. */
 export function parse<S extends z.ZodType>(context: string, where: Where, schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value, { error: describe });
+  // Without options first, and again with the messages only when that fails: zod copies an options object into
+  // each parse's context (`{ ...options, async }`), and V8 gives that copy storage that outlives the young
+  // generation (~45 bytes promoted per parse: half of what a look-up left for the next full collection).
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw problem(context, where, result.error.issues[0]!);
+  const described = schema.safeParse(value, { error: describe });
+  throw problem(context, where, (described.error ?? result.error).issues[0]!);
 }
 
 function problem(context: string, where: Where, issue: z.core.$ZodIssue): AppError {
