@@ -40,7 +40,7 @@ export function createSearchService(deps: { search: SearchStore; graph: GraphSto
         exact: term.toLowerCase(),
         prefix: `${lower}%`,
       };
-      const found = await search.search({ ...params, skip: page.skip, limit: page.limit });
+      const found = await search.search(Object.assign({}, params, { skip: page.skip, limit: page.limit })); // not a spread (graph/format.ts)
       // An empty page past the end still reports how many there are.
       const total = found.total ?? (page.skip > 0 ? await search.countOnly(params) : 0);
       const byId = new Map((await graph.nodeSummaries(found.ids)).map((s) => [Number(s.id), s]));

@@ -38,7 +38,8 @@ const adKey = (kind: string, list: string) => AD_KEYS[kind]?.[list] ?? AD_KEYS['
  * `props.isTierZero` when it answers without counts; `kinds` is ours (BloodHound has no kinds here).
  */
 export function adInfo(e: EntityInfo): RestResponse {
-  const props = { ...(e.node.properties as Record<string, unknown>) };
+  // Object.assign, not a spread the next line may add to (see graph/format.ts).
+  const props: Record<string, unknown> = Object.assign({}, e.node.properties);
   if (!e.counts && e.node.kinds.includes(TIER_ZERO)) props.isTierZero = true;
   return data({
     kinds: e.node.kinds,
@@ -93,7 +94,7 @@ export function azureInfo(e: EntityInfo): RestResponse {
     else counts[AZ_KEYS[c.list] ?? c.list] = c.count;
   }
   if (Object.keys(descendants).length) counts.descendents = { descendent_counts: e.counts ? descendants : null };
-  return data({ ...azureNode(e.kind, e.node.kinds, e.node.properties), ...counts });
+  return data(Object.assign(azureNode(e.kind, e.node.kinds, e.node.properties), counts));
 }
 
 type Page = Omit<NodeListFieldsFragment, 'nodes'> & { nodes: { label: string; kinds: string[]; properties: unknown }[] };

@@ -50,7 +50,7 @@ export function entityList<L extends OperationName, G extends OperationName>(
     route('GET', path, context, graph.op, {
       input: { params: objectParams, query: listQuery },
       when: ({ query }) => query.type === 'graph',
-      variables: ({ params }) => ({ ...extra, objectId: params.object_id }) as Variables<G>,
+      variables: ({ params }) => Object.assign({}, extra, { objectId: params.object_id }) as Variables<G>, // not a spread (graph/format.ts)
       // BloodHound answers type=graph with the bare Graph, without the data envelope.
       reshape: (r) => ({ body: graph.graph(r) }),
     }),
