@@ -15,7 +15,7 @@ import { benchLogin, cpuMs, startServerChild } from '../server-child';
  *   BENCH_DATABASE_URL=postgres://…/wt_perfserve taskset -c 0 node --import tsx bench/probes/latency-timeline.ts
  *
  * PROBE_ROTATE=1 asks for random users among 20,000 instead of one (the bench's users_rotating_counts_false);
- * PROBE_SECONDS (5) and PROBE_ROUNDS (2) set the runs.
+ * PROBE_SECONDS (5), PROBE_ROUNDS (2) and PROBE_CONNECTIONS (32) set the runs.
  */
 const SCHEMA = process.env.PROBE_SCHEMA ?? 'http_graph_analysed_26000_28';
 const KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
@@ -50,7 +50,12 @@ async function main(): Promise<void> {
       process.env.PROBE_ROTATE === '1'
         ? [{ setupRequest: (req: object) => ({ ...req, ...many[Math.floor(Math.random() * many.length)]! }) }]
         : undefined;
-    const options = { url: server.url + one.path, headers: one.headers, connections: 32, ...(pick && { requests: pick }) };
+    const options = {
+      url: server.url + one.path,
+      headers: one.headers,
+      connections: Number(process.env.PROBE_CONNECTIONS ?? 32),
+      ...(pick && { requests: pick }),
+    };
     await autocannon({ ...options, duration: 2 }); // warm-up
     for (let round = 0; round < Number(process.env.PROBE_ROUNDS ?? 2); round++) {
       const seen: [number, number][] = [];
