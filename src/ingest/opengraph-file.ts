@@ -85,7 +85,10 @@ export class OpenGraphFile {
       const ids = [...new Set(batch.flatMap((e) => [e.startKind ? '' : e.start, e.endKind ? '' : e.end]).filter(Boolean))];
       const rows = ids.length ? await tx.query<{ objectid: string; kind: string }>(KIND_OF, [ids]) : [];
       const kinds = new Map(rows.map((r) => [r.objectid, r.kind]));
-      return batch.map((e) => ({ ...e, startKind: e.startKind ?? kinds.get(e.start), endKind: e.endKind ?? kinds.get(e.end) }));
+      // Object.assign, not a spread followed by more keys (see sharphound.ts).
+      return batch.map((e) =>
+        Object.assign({}, e, { startKind: e.startKind ?? kinds.get(e.start), endKind: e.endKind ?? kinds.get(e.end) }),
+      );
     };
     let batch: EdgeInput[] = [];
     for await (const item of this.deferred.drain()) {

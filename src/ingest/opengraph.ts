@@ -89,7 +89,8 @@ export function convertNode(value: unknown, index: number, now: string): { node?
     return { errors: [`${where}: properties.objectid "${own}" does not match id "${id as string}"`] };
   const list = kinds as string[];
   return {
-    node: { objectid, kinds: [...new Set(list)], properties: { ...props, objectid, primarykind: list[0]!, lastseen: now } },
+    // Object.assign, not a spread followed by more keys (see sharphound.ts).
+    node: { objectid, kinds: [...new Set(list)], properties: Object.assign({}, props, { objectid, primarykind: list[0]!, lastseen: now }) },
     errors,
   };
 }
@@ -154,7 +155,7 @@ export function convertEdge(value: unknown, index: number, now: string): { edge?
         start: start.id ?? '',
         end: end.id ?? '',
         kind: kind as string,
-        properties: { ...props, lastseen: now },
+        properties: Object.assign({}, props, { lastseen: now }),
         startKind: start.kind,
         endKind: end.kind,
       },

@@ -93,6 +93,7 @@ export class Out implements Converted {
   }
 
   node(objectid: string, kinds: string[], properties: Properties): void {
-    this.nodes.push({ objectid, kinds, properties: { ...properties, objectid, lastseen: this.now } });
+    // Object.assign, not a spread followed by more keys (see sharphound.ts).
+    this.nodes.push({ objectid, kinds, properties: Object.assign({}, properties, { objectid, lastseen: this.now }) });
   }
 }

@@ -92,7 +92,13 @@ export class SharpHoundConverter {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('the item is not a JSON object');
     const oid = str(raw, 'ObjectIdentifier')?.toUpperCase();
     if (!oid) throw new Error('an object has no ObjectIdentifier');
-    const props: Properties = { ...cleanProperties(obj(raw, 'Properties')), objectid: oid, lastcollected: this.now, lastseen: this.now };
+    // Added in place, not spread into a new literal: on Node 20's V8 a spread followed by more keys gives each object a
+    // hidden class of its own that outlives the young generation (~2 KB promoted per user object; decisions.md).
+    const props: Properties = Object.assign(cleanProperties(obj(raw, 'Properties')), {
+      objectid: oid,
+      lastcollected: this.now,
+      lastseen: this.now,
+    });
     if (bool(raw, 'IsDeleted')) props.isdeleted = true;
     const aces = readAces(list(raw, 'Aces'));
     const owner = ownerSid(aces);

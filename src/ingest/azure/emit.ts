@@ -36,7 +36,9 @@ export class AzureOut implements Converted {
 
   /** An edge; endpoints missing from the graph are created with the given kinds (`AZBase`: BloodHound's Entity). */
   edge(start: string | undefined, startKind: string, end: string | undefined, endKind: string, kind: string, props: Properties = {}): void {
-    if (start && end) this.edges.push({ start, end, kind, startKind, endKind, properties: { ...props, lastseen: this.now } });
+    // Object.assign, not a spread followed by more keys (see ../sharphound.ts).
+    if (start && end)
+      this.edges.push({ start, end, kind, startKind, endKind, properties: Object.assign({}, props, { lastseen: this.now }) });
   }
 
   /** Marks the record as not (fully) converted; the caller counts it per kind, so it is reported, never silent. */

@@ -47,7 +47,7 @@ function tenantObject(spec: TenantObject): Converter {
       props.onpremid = s(d, 'onPremisesSecurityIdentifier');
       props.onpremsyncenabled = b(d, 'onPremisesSyncEnabled');
     }
-    out.node(spec.kind, id, { ...props, tenantid: tenantId ?? '' });
+    out.node(spec.kind, id, Object.assign({}, props, { tenantid: tenantId ?? '' })); // not a spread (see ../sharphound.ts)
     if (spec.onPrem) out.onPremNode(spec.onPrem, str(d, 'onPremisesSecurityIdentifier'));
     spec.more?.(d, out, id);
     out.edge(tenantId, 'AZTenant', id, spec.kind, 'AZContains');
