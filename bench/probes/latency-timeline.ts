@@ -15,7 +15,8 @@ import { benchLogin, cpuMs, startServerChild } from '../server-child';
  *   BENCH_DATABASE_URL=postgres://…/wt_perfserve taskset -c 0 node --import tsx bench/probes/latency-timeline.ts
  *
  * PROBE_ROTATE=1 asks for random users among 20,000 instead of one (the bench's users_rotating_counts_false);
- * PROBE_SECONDS (5), PROBE_ROUNDS (2) and PROBE_CONNECTIONS (32) set the runs.
+ * PROBE_PATH drives another route (a path with its query); PROBE_SECONDS (5), PROBE_ROUNDS (2) and
+ * PROBE_CONNECTIONS (32) set the runs.
  */
 const SCHEMA = process.env.PROBE_SCHEMA ?? 'http_graph_analysed_26000_28';
 const KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
       path,
       headers: signRequest({ tokenId: token.id, tokenKey: token.key, method: 'GET', target: path }),
     });
-    const one = sign(`/api/v2/users/${ids[100]}?counts=false`);
+    const one = sign(process.env.PROBE_PATH ?? `/api/v2/users/${ids[100]}?counts=false`);
     const many = ids.map((id) => sign(`/api/v2/users/${id}?counts=false`));
     const pick =
       process.env.PROBE_ROTATE === '1'
