@@ -14,9 +14,10 @@ import type { Express } from 'express';
  *
  * The constructors are subclasses of node's, not plain functions that call them: V8 sizes an object for the
  * fields its constructor chain assigns, and a plain function assigns none itself. Objects so made had 10 in-object
- * fields for node's ~30, and node's first symbol-keyed store turned each response into a dictionary (every
- * property read a hash look-up; docs/benchmarks.md, eighteenth pass). A subclass's prototype cannot be replaced,
- * so express's prototypes are rebuilt as the subclasses' prototypes and the app is pointed at them.
+ * fields for node's ~30, and a symbol-keyed store past that turned each response, and each request once the
+ * router had run, into a dictionary (every property read a hash look-up; docs/benchmarks.md, eighteenth pass).
+ * A subclass's prototype cannot be replaced, so express's prototypes are rebuilt as the subclasses' prototypes and
+ * the app is pointed at them.
  */
 export function createHttpServer(app: Express): http.Server {
   const { AppRequest, AppResponse } = constructorsFor(app);
