@@ -1,4 +1,3 @@
-import { toGraph } from '../graph/format.js';
 import type { Found } from '../graph/index/traversals.js';
 import { foreignGpoControllers, throughMembership, userCounts } from '../graph/index/traversals.js';
 import type { GraphIndex } from '../graph/index/graph-index.js';
@@ -11,9 +10,8 @@ import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type No
 import { memoPerIndex } from './index-memo.js';
 import type { PanelDeps } from './node-cache.js';
 
+/** The shortest paths as typed nodes and edges; GraphQL's `PathResult.graph` draws them only when asked for. */
 export interface PathsResult {
-  graph: Record<string, unknown>;
-  /** The same paths as typed nodes and edges. */
   nodes: GraphNode[];
   edges: GraphEdge[];
   pathCount: number;
@@ -118,8 +116,7 @@ export function createGraphService(deps: PanelDeps) {
       const edges = new Set<number>();
       for (const p of r.paths) for (const pos of p) edges.add(pos);
       const typed = r.paths.length ? await typedSubgraph(nodes, index, [], edges) : { nodes: [], edges: [] };
-      const graph = r.paths.length ? toGraph(typed.nodes, typed.edges, await deps.icons?.()) : {};
-      return { graph, pathCount: r.paths.length, truncated: r.truncated, length: r.length, nodes: typed.nodes, edges: typed.edges };
+      return { pathCount: r.paths.length, truncated: r.truncated, length: r.length, nodes: typed.nodes, edges: typed.edges };
     },
 
     /** The primary display kind of a node (User, Group, Computer, …). */

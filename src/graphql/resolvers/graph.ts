@@ -17,6 +17,10 @@ export const graphResolvers: Resolvers = {
     name: (n) => (typeof n.properties.name === 'string' ? n.properties.name : null),
     label: (n, _, ctx) => ctx.services.graph.label(n),
   },
+  PathResult: {
+    // Drawn only when selected: BloodHound's shortest-path route asks for the typed nodes and edges instead.
+    graph: (r, _, ctx) => (r.pathCount ? ctx.services.entities.bloodhoundGraph(r) : {}),
+  },
   UserEntity: {
     node: (n) => n,
     counts: (n, _, ctx) => ctx.services.graph.userCounts(n) as never,
