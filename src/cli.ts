@@ -11,6 +11,7 @@ import { embeddedInfoFile, isAlive } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { Database } from './db/pool.js';
 import { guardProcess } from './main/process-guards.js';
+import { tuneV8ForServing } from './main/v8-serving.js';
 import { openStorage, startServer, type Storage } from './main/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { composeServices } from './main/compose.js';
@@ -85,6 +86,7 @@ export async function main(argv: string[]): Promise<number> {
 
   switch (command) {
     case 'serve': {
+      tuneV8ForServing();
       guardProcess(log);
       const server = await startServer(config, log);
       const stop = async (signal: string) => {
