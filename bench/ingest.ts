@@ -20,11 +20,14 @@ interface ChildResult {
   server_cpu_ms?: number;
 }
 
+// BENCH_CHILD_NODE_ARGS: node flags for the children (e.g. --no-allocation-site-pretenuring, as `gas serve` runs).
+const childNodeArgs = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 function child(args: string[]): Promise<ChildResult> {
   return new Promise((resolve, reject) =>
     execFile(
       process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'ingest-child.ts'), ...args],
+      [...childNodeArgs, '--import', 'tsx', path.join(__dirname, 'ingest-child.ts'), ...args],
       { maxBuffer: 1 << 20 },
       (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
     ),
