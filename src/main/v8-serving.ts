@@ -8,9 +8,9 @@ import v8 from 'node:v8';
  * life of the process. A server under load meets that case once at the start: requests that arrive while the path
  * index is first built (or while a slow statement holds them) wait together for seconds. From then on a literal made
  * once per request is born old, and what a request links to it (headers, the router's state, the answer) outlives
- * the young generation with it until the next full collection: ~10 KB promoted per request instead of ~0.2 KB,
- * scavenges of ~11 ms instead of ~2, and a third less throughput, for as long as the process runs
- * (docs/benchmarks.md, issue 14, nineteenth pass). Nothing a request makes is meant to outlive it.
+ * the young generation with it until the next full collection: ~10 KB promoted per request instead of under 1 KB,
+ * scavenges of 6–13 ms instead of ~1 ms, and 30–60 % less throughput on the routes measured, for as long as the
+ * process runs (docs/benchmarks.md, issue 14, nineteenth pass). Nothing a request makes is meant to outlive it.
  */
 export function tuneV8ForServing(): void {
   v8.setFlagsFromString('--no-allocation-site-pretenuring');

@@ -73,8 +73,11 @@ describe('gas serve and V8 pretenuring', () => {
         .filter((l) => l.includes('pretenuring:'));
       expect(weighed).toEqual([]);
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
   }, 120_000);
 });
