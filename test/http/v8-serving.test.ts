@@ -38,14 +38,16 @@ describe('gas serve and V8 pretenuring', () => {
       },
     );
     let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));
     let url: string | undefined;
     const listening = new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
-        const m = /"url":"(http:\/\/[^"]+)".*"msg":"graph analysis service listening"/.exec(out);
-        if (m && !url) resolve((url = m[1]!));
+        const m = url ? null : /"url":"(http:\/\/[^"]+)".*"msg":"graph analysis service listening"/.exec(out);
+        if (m) resolve((url = m[1]!));
       });
-      child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${out.slice(-2000)}`)));
+      child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${out.slice(-2000)}${err}`)));
     });
     try {
       const base = await listening;
@@ -78,6 +80,9 @@ describe('gas serve and V8 pretenuring', () => {
         child.kill('SIGTERM');
         await exited;
       }
+      // Nothing of the child may hold this worker open once the test is done.
+      child.stdout.destroy();
+      child.stderr.destroy();
     }
   }, 120_000);
 });
