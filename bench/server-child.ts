@@ -187,3 +187,15 @@ export async function benchLogin(url: string): Promise<string> {
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: { session_token: string } }).data.session_token;
 }
+
+/** Logs in as the bench administrator and creates an API token for signed requests. */
+export async function benchToken(url: string, name: string): Promise<{ id: string; key: string }> {
+  const jwt = await benchLogin(url);
+  const res = await fetch(`${url}/api/v2/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ token_name: name }),
+  });
+  if (res.status !== 200) throw new Error(`token create failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { id: string; key: string } }).data;
+}

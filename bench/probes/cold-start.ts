@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { signRequest } from '../../src/auth/signature';
-import { benchLogin, startServerChild } from '../server-child';
+import { benchToken, startServerChild } from '../server-child';
 
 /**
  * What a server started under load serves afterwards: drives one route of a fresh `gas serve` on the http-graph
@@ -50,13 +50,7 @@ async function main(): Promise<void> {
   const nodeArgs = (process.env.PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await startServerChild({ DATABASE_URL: url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: KEY }, { nodeArgs, gcTrace: true });
   try {
-    const jwt = await benchLogin(server.url);
-    const res = await fetch(`${server.url}/api/v2/tokens`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ token_name: 'cold-start' }),
-    });
-    const token = ((await res.json()) as { data: { id: string; key: string } }).data;
+    const token = await benchToken(server.url, 'cold-start');
     const headers = signRequest({ tokenId: token.id, tokenKey: token.key, method: 'GET', target: route });
     const options = { url: server.url + route, headers, connections: 32 };
     if (process.env.PROBE_WARM === '1') {

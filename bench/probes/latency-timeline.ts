@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { signRequest } from '../../src/auth/signature';
-import { benchLogin, cpuMs, startServerChild } from '../server-child';
+import { benchToken, cpuMs, startServerChild } from '../server-child';
 
 /**
  * Where a route's latency tail comes from: drives one route of `gas serve` on the http-graph bench's kept tier M
@@ -33,13 +33,7 @@ async function main(): Promise<void> {
   const nodeArgs = (process.env.PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await startServerChild({ DATABASE_URL: url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: KEY }, { nodeArgs, gcTrace: true });
   try {
-    const jwt = await benchLogin(server.url);
-    const res = await fetch(`${server.url}/api/v2/tokens`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ token_name: 'probe' }),
-    });
-    const token = ((await res.json()) as { data: { id: string; key: string } }).data;
+    const token = await benchToken(server.url, 'probe');
     const sign = (path: string) => ({
       method: 'GET' as const,
       path,
