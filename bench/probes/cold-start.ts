@@ -14,8 +14,10 @@ import { benchToken, startServerChild } from '../server-child';
  *   BENCH_SERVER_DIST=1 BENCH_SERVER_CPUS=1 BENCH_DATABASE_URL=postgres://…/wt_perfserve \
  *     taskset -c 0 node --import tsx bench/probes/cold-start.ts
  *
- * PROBE_ROUTE is shortest_path (default), ps_remote_rights or user; PROBE_NODE_ARGS are the server's node flags
- * (e.g. --allocation-site-pretenuring, to put back what `gas serve` turns off).
+ * PROBE_ROUTE is shortest_path (default), ps_remote_rights or user; PROBE_NODE_ARGS are the server's node flags:
+ * --trace-pretenuring-statistics adds how many times V8 decided to allocate a site's objects old (none once `gas
+ * serve` has turned pretenuring off); `--require $PWD/bench/probes/survivors.cjs` samples what outlives young
+ * collections. BENCH_SERVER_LOG_LEVEL=warn leaves the access log out.
  */
 const SCHEMA = process.env.PROBE_SCHEMA ?? 'http_graph_analysed_26000_28';
 const KEY = Buffer.from('gas-http-graph-benchmark-key-32b').toString('base64');
@@ -49,6 +51,9 @@ async function main(): Promise<void> {
   const route = await routeOf(url, process.env.PROBE_ROUTE ?? 'shortest_path');
   const nodeArgs = (process.env.PROBE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await startServerChild({ DATABASE_URL: url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: KEY }, { nodeArgs, gcTrace: true });
+  // With --trace-pretenuring-statistics among PROBE_NODE_ARGS: V8's decisions to allocate a site's objects old.
+  let tenured = 0;
+  server.child.stdout!.on('data', (d: Buffer) => (tenured += d.toString().split('=> tenure\n').length - 1));
   try {
     const token = await benchToken(server.url, 'cold-start');
     const headers = signRequest({ tokenId: token.id, tokenKey: token.key, method: 'GET', target: route });
@@ -75,6 +80,7 @@ async function main(): Promise<void> {
         scavenge_ms_mean: Number(((server.gc.scavengeMs - gc0.scavengeMs) / Math.max(1, scavenges)).toFixed(2)),
         full_gcs: server.gc.fullGcs - gc0.fullGcs,
         promoted_bytes_per_request: Math.round((server.gc.promotedBytes - gc0.promotedBytes) / Math.max(1, r.requests.total)),
+        tenure_decisions: nodeArgs.includes('--trace-pretenuring-statistics') ? tenured : undefined,
       }),
     );
   } finally {
