@@ -9,7 +9,8 @@ import { benchToken, startServerChild } from '../server-child';
  * request, so the requests that arrive while the path index is first built wait together (as they do when a
  * server is restarted under load), then measures PROBE_SECONDS more of the same load: requests/s, the server's
  * young collections (count, mean pause) and the bytes they promoted per request. PROBE_WARM=1 sends one request and
- * waits for it before the load starts (what the http-graph bench does): the same server without the pile-up.
+ * waits for it before the load starts (what the http-graph bench does): the same server without the pile-up; its
+ * latency is reported as first_request_ms, and PROBE_DELAY_MS sends it that long after the server listens.
  *
  *   BENCH_SERVER_DIST=1 BENCH_SERVER_CPUS=1 BENCH_DATABASE_URL=postgres://…/wt_perfserve \
  *     taskset -c 0 node --import tsx bench/probes/cold-start.ts
@@ -58,8 +59,14 @@ async function main(): Promise<void> {
     const token = await benchToken(server.url, 'cold-start');
     const headers = signRequest({ tokenId: token.id, tokenKey: token.key, method: 'GET', target: route });
     const options = { url: server.url + route, headers, connections: 32 };
+    // PROBE_DELAY_MS: how long after the server listens its first request comes (a restart that is not under load).
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.PROBE_DELAY_MS ?? 0)));
+    let firstMs: number | undefined;
     if (process.env.PROBE_WARM === '1') {
+      const sent = performance.now();
       const first = await fetch(options.url, { headers });
+      await first.arrayBuffer();
+      firstMs = Math.round(performance.now() - sent);
       if (first.status !== 200) throw new Error(`${route} answered ${first.status}`);
     }
     const start = await autocannon({ ...options, duration: 3 });
@@ -70,6 +77,8 @@ async function main(): Promise<void> {
       JSON.stringify({
         route: process.env.PROBE_ROUTE ?? 'shortest_path',
         warm: process.env.PROBE_WARM === '1',
+        delay_ms: Number(process.env.PROBE_DELAY_MS ?? 0),
+        first_request_ms: firstMs,
         node_args: nodeArgs,
         first_3s: { requests: start.requests.total, p99: start.latency.p99, non2xx: start.non2xx },
         rps: Math.round(r.requests.average),

@@ -71,8 +71,9 @@ export interface ComposeDeps {
 }
 
 /**
- * The infrastructure under the services, for tests and benchmarks that look at (or seed) the graph directly. It is
- * not part of `Services`, so nothing that serves requests or commands can reach around the services to it.
+ * The infrastructure under the services, for tests and benchmarks that look at (or seed) the graph directly, and for
+ * the server, which warms the path index once it listens. It is not part of `Services`, so nothing that serves
+ * requests or commands can reach around the services to it.
  */
 export interface Infra {
   graphStore: GraphStore;

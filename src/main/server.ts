@@ -77,7 +77,13 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const storage = await openStorage(config, log);
   await migrate(storage.db, log);
-  const { services, app, start, stop } = await compose({ db: storage.db, config, log, clock: () => new Date(), storage: storage.kind });
+  const { services, infra, app, start, stop } = await compose({
+    db: storage.db,
+    config,
+    log,
+    clock: () => new Date(),
+    storage: storage.kind,
+  });
   const admin = await services.identity.ensureAdmin(config.adminPassword);
   if (admin.created && admin.password) {
     // Printed once, on the first start only; it is not stored anywhere in clear.
@@ -106,11 +112,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info({ url, edition: config.edition, storage: storage.kind }, 'graph analysis service listening');
+  // The path index is built now rather than by the first request that needs it: after a restart under load, every
+  // request arriving during the build (seconds on a forest) waited for it together (docs/benchmarks.md, twentieth pass).
+  const warming = infra.graphIndex.warm();
   return {
     url,
     services,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await warming; // its reads hold a connection the storage would otherwise close under it
       await stop();
       await storage.close();
     },

@@ -82,6 +82,19 @@ export class GraphIndexHolder {
   }
 
   /**
+   * Starts the first build unless one is in hand or under way: a server calls it once it listens, so the first
+   * requests after a start find the index built (or nearly) instead of all waiting for it together. Never rejects
+   * (a failed build is logged, and the next request tries again).
+   */
+  warm(): Promise<void> {
+    if (this.index) return Promise.resolve();
+    return (this.building ?? this.rebuild()).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /**
    * After a local write: starts a rebuild now (queries keep the old index meanwhile). The promise settles when
    * an index at least as new as the write is in place, so a caller that must publish "done" only after paths
    * reflect its write (the datapipe finishing jobs) can wait for it; it never rejects.
