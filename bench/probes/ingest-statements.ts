@@ -9,7 +9,9 @@ import { backendCpuMs } from '../stats';
 /**
  * Diagnosis, not a benchmark: where an ingest's statements spend their time. Ingests the files over one connection
  * into a fresh schema `ingest_statements` of the database at <url> and prints
- *  - every statement's count and time as the client sees it (sent → answer handled), by its `-- label`;
+ *  - every statement's count and time as the client sees it (sent → answer handled), by its `-- label`, with the
+ *    backend's CPU meanwhile (what is not CPU is the server waiting: for our data, for us to read, for the disk);
+ *  - the time nothing was on the connection (the server waiting for this process), by the statement answered last;
  *  - the backend's CPU, and what the server wrote meanwhile (pg_stat_bgwriter, pg_stat_wal deltas: server-wide);
  *  - with PROBE_AUTO_EXPLAIN_MS=n, the server's own plans and times of statements over n ms, in its log
  *    (`auto_explain` with `log_analyze`; needs a superuser and the contrib module).
@@ -17,15 +19,40 @@ import { backendCpuMs } from '../stats';
  *   node --import tsx bench/probes/ingest-statements.ts postgres://postgres@127.0.0.1:5432/wt_ingest <files…>
  * (files: `node --import tsx src/cli.ts generate --tier M --out <dir>`, then <dir>/*.json in the order to ingest)
  */
-type Timed = { n: number; ms: number };
+type Timed = { n: number; ms: number; cpu?: number };
+/** The backend whose CPU each statement is charged with (set once connected); /proc ticks are 10 ms. */
+let backendPid: number | undefined;
+let cpuAtSend: number | undefined;
 const times = new Map<string, Timed>();
+/** Time with no statement on the connection, by the statement answered just before: the server waits for us. */
+const gaps = new Map<string, Timed>();
+let inFlight = 0;
+let lastAnswered: { at: number; key: string } | undefined;
 
-function note(sql: string, ms: number): void {
-  const key = /--\s*(\S+)/.exec(sql)?.[1] ?? sql.slice(0, 40).replace(/\s+/g, ' ');
-  const t = times.get(key) ?? { n: 0, ms: 0 };
+const label = (sql: string) => /--\s*(\S+)/.exec(sql)?.[1] ?? sql.slice(0, 40).replace(/\s+/g, ' ');
+
+function add(map: Map<string, Timed>, key: string, ms: number, cpu?: number): void {
+  const t = map.get(key) ?? { n: 0, ms: 0 };
   t.n++;
   t.ms += ms;
-  times.set(key, t);
+  if (cpu !== undefined) t.cpu = (t.cpu ?? 0) + cpu;
+  map.set(key, t);
+}
+
+function sent(at: number): void {
+  if (inFlight++ === 0) {
+    if (lastAnswered) add(gaps, `after ${lastAnswered.key}`, at - lastAnswered.at);
+    cpuAtSend = backendPid === undefined ? undefined : backendCpuMs(backendPid);
+  }
+}
+
+/** Statements queued behind another (a COPY behind its savepoint) are charged together, to the last one answered. */
+function note(sql: string, started: number): void {
+  const now = performance.now();
+  const last = --inFlight === 0;
+  const cpuNow = last && backendPid !== undefined && cpuAtSend !== undefined ? backendCpuMs(backendPid) : undefined;
+  add(times, label(sql), now - started, cpuNow === undefined ? undefined : cpuNow - cpuAtSend!);
+  if (last) lastAnswered = { at: now, key: label(sql) };
 }
 
 // The pool's two private senders, wrapped: every statement and COPY of the ingest passes through one of them.
@@ -35,10 +62,11 @@ for (const name of ['run', 'copy'] as const) {
   const original = pool[name];
   pool[name] = async function (this: unknown, conn, sql, arg) {
     const started = performance.now();
+    sent(started);
     try {
       return await original.call(this, conn, sql, arg);
     } finally {
-      note(sql, performance.now() - started);
+      note(sql, started);
     }
   };
 }
@@ -67,6 +95,7 @@ async function main(): Promise<void> {
   const db = new Database(url, { log, max: 1 });
   const store = new PgGraphStore(db);
   const pid = (await db.query<{ pid: number }>('select pg_backend_pid() as pid'))[0]!.pid;
+  backendPid = pid;
   const explainMs = process.env.PROBE_AUTO_EXPLAIN_MS;
   if (explainMs) {
     await db.query(`load 'auto_explain'`);
@@ -77,6 +106,7 @@ async function main(): Promise<void> {
   const cpuBefore = backendCpuMs(pid);
   const clientBefore = process.cpuUsage();
   times.clear();
+  lastAnswered = undefined;
   const started = Date.now();
   for (const f of files) {
     const r = await ingestPath(store, f);
@@ -88,7 +118,9 @@ async function main(): Promise<void> {
   const writesAfter = await serverWrites(base);
   await db.close();
   const statements = Object.fromEntries(
-    [...times].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { n: v.n, ms: Math.round(v.ms) }]),
+    [...times]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .map(([k, v]) => [k, { n: v.n, ms: Math.round(v.ms), backend_cpu_ms: v.cpu === undefined ? undefined : Math.round(v.cpu) }]),
   );
   const out = {
     ms,
@@ -96,6 +128,9 @@ async function main(): Promise<void> {
     client_cpu_ms: Math.round((client.user + client.system) / 1000),
     server_writes: Object.fromEntries(Object.keys(writesAfter).map((k) => [k, writesAfter[k]! - writesBefore[k]!])),
     statements,
+    // Between statements (nothing sent yet): what the connection waited for this process, by what it did last.
+    idle_between_statements_ms: Math.round([...gaps.values()].reduce((a, g) => a + g.ms, 0)),
+    idle_after: Object.fromEntries([...gaps].sort((a, b) => b[1].ms - a[1].ms).map(([k, v]) => [k, { n: v.n, ms: Math.round(v.ms) }])),
   };
   process.stdout.write(JSON.stringify(out, null, 1) + '\n');
 }
