@@ -114,13 +114,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   log.info({ url, edition: config.edition, storage: storage.kind }, 'graph analysis service listening');
   // The path index is built now rather than by the first request that needs it: after a restart under load, every
   // request arriving during the build (seconds on a forest) waited for it together (docs/benchmarks.md, twentieth pass).
-  const warming = infra.graphIndex.warm();
+  void infra.graphIndex.warm();
   return {
     url,
     services,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await warming; // its reads hold a connection the storage would otherwise close under it
+      // A build still under way (the start's, or one after an ingest) is ended, not waited for: its reads hold a
+      // connection the storage would otherwise close under it. Requests that waited for it were answered above.
+      await infra.graphIndex.stop();
       await stop();
       await storage.close();
     },

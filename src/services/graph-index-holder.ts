@@ -20,6 +20,8 @@ export class GraphIndexHolder {
   /** The store generation last seen, and a counter that moves whenever the graph may have changed (see epoch). */
   private generationSeen?: number;
   private epochValue = 0;
+  /** Aborted by stop(): the build under way ends at its next batch and no other starts. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly store: GraphStore,
@@ -110,11 +112,22 @@ export class GraphIndexHolder {
     );
   }
 
+  /**
+   * Ends the build under way (at its next batch) and refuses new ones, for a server that is stopping once its
+   * requests have been answered: a start's warm-up build of a forest takes seconds nobody waits for. Settles when
+   * the build has let go of its connection; never rejects.
+   */
+  async stop(): Promise<void> {
+    this.stopping.abort(new Error('the graph index holder was stopped'));
+    await this.building?.catch(() => undefined);
+  }
+
   private rebuild(): Promise<GraphIndex> {
     if (this.building) return this.building;
+    if (this.stopping.signal.aborted) return Promise.reject(this.stopping.signal.reason as Error);
     const started = Date.now();
     this.again = false;
-    this.building = GraphIndex.build(this.store)
+    this.building = GraphIndex.build(this.store, this.stopping.signal)
       .then((index) => {
         this.index = index; // the swap: queries that start from here on see the new index
         this.checkedAt = Date.now();
@@ -126,7 +139,8 @@ export class GraphIndexHolder {
         return index;
       })
       .catch((err) => {
-        this.opts.log.error({ err }, 'graph index rebuild failed; queries keep the previous index');
+        if (this.stopping.signal.aborted) this.opts.log.info({ ms: Date.now() - started }, 'graph index build stopped');
+        else this.opts.log.error({ err }, 'graph index rebuild failed; queries keep the previous index');
         throw err;
       })
       .finally(() => {

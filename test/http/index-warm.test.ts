@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import { createLogger } from '../../src/logger';
 import { startServer } from '../../src/main/server';
+import { GraphIndexHolder } from '../../src/services/graph-index-holder';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 /**
@@ -70,8 +71,23 @@ describe('a started server', () => {
   it('stops cleanly while the first build is still running', async () => {
     const { lines, log } = logged();
     const running = await startServer(config(), log);
-    await running.close(); // at once: the build it started is waited for, not cut off under a closing pool
+    // At once: the build it started is ended (or has just finished), never cut off under a closing pool.
+    await running.close();
     expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
-    expect(lines.some((l) => l.msg === 'graph index built')).toBe(true);
+    const ends = lines.filter((l) => l.msg === 'graph index built' || l.msg === 'graph index build stopped');
+    expect(ends).toHaveLength(1);
+  });
+
+  it('ends a build under way when stopped, and starts no other', async () => {
+    const { lines, log } = logged();
+    const holder = new GraphIndexHolder(new PgGraphStore(t.db), { checkIntervalMs: 0, log });
+    const warming = holder.warm();
+    await holder.stop();
+    await expect(warming).resolves.toBeUndefined(); // warm() never rejects
+    expect(lines.map((l) => l.msg)).toEqual(['graph index build stopped']);
+    expect(holder.ready).toBe(false);
+    await expect(Promise.resolve(holder.current())).rejects.toThrow('stopped');
+    await holder.invalidate(); // settles, builds nothing
+    expect(lines).toHaveLength(1);
   });
 });

@@ -86,8 +86,12 @@ export class GraphIndex {
     this.inEdge = csr.inEdge;
   }
 
-  /** Loads the whole graph structure from the store. */
-  static async build(store: GraphStore): Promise<GraphIndex> {
+  /**
+   * Loads the whole graph structure from the store. An aborted `signal` ends the build at its next batch with the
+   * signal's reason (a server stopping does not wait for a build nobody is waiting for).
+   */
+  static async build(store: GraphStore, signal?: AbortSignal): Promise<GraphIndex> {
+    signal?.throwIfAborted();
     const generation = await store.generation();
     const ids: number[] = [];
     // Kind numbers per node, flattened (offsets in kindStart): the number of kinds is known only after the scan.
@@ -99,6 +103,7 @@ export class GraphIndex {
     const sidIndex = new Map<string, number>();
     const nodeKindBits = new Map<string, number>();
     await store.scanNodes(['domainsid', 'blocksinheritance'], (rows) => {
+      signal?.throwIfAborted();
       for (const r of rows) {
         for (const k of r.kinds) {
           let bit = nodeKindBits.get(k);
@@ -149,6 +154,7 @@ export class GraphIndex {
     const kind = new IntList(1 << 16);
     const flags = new IntList(1 << 16);
     await store.scanEdges((batch) => {
+      signal?.throwIfAborted();
       for (let i = 0; i < batch.start.length; i++) {
         const s = dense(batch.start[i]!);
         const t = dense(batch.end[i]!);
@@ -159,6 +165,7 @@ export class GraphIndex {
         flags.push(batch.flags[i]!);
       }
     });
+    signal?.throwIfAborted();
     return new GraphIndex(
       generation,
       nodes,
