@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from './model.js';
+import type { PreparedBatch } from './prepared.js';
 
 /** Writes to the graph, inside one transaction of `GraphStore.write`. */
 export interface GraphWriter {
@@ -12,6 +13,11 @@ export interface GraphWriter {
   upsertNodes(nodes: NodeInput[]): Promise<void>;
   /** Merges edges by (start, end, kind); endpoints that do not exist are created as placeholders. */
   upsertEdges(edges: EdgeInput[]): Promise<void>;
+  /**
+   * Writes a batch merged and encoded elsewhere (a worker thread) as upsertNodes then upsertEdges would. Present
+   * only where the store has a bulk path: a caller without it converts on its own thread and calls those.
+   */
+  writePrepared?: (batch: PreparedBatch) => Promise<void>;
   /**
    * Adds edges between nodes known by id, in batches as the iterable yields them, without merging the list by
    * object id first (analysis writes millions of derived edges this way). An edge already present gets its

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import type { Properties } from '../model.js';
+import type { PreparedEdges, PreparedNodes } from '../prepared.js';
 import { AppError, conflict } from '../../errors.js';
 import * as SQL from './bulk-sql.js';
 
@@ -9,20 +10,6 @@ import * as SQL from './bulk-sql.js';
  * properties winning, placeholder endpoints created), which is what BloodHound's DAWGS does on PostgreSQL. Only on
  * a real server: PGlite's socket cannot carry COPY, so the store keeps its parameterised statements there.
  */
-
-export interface StagedEndpoint {
-  objectid: string;
-  kindIds: number[];
-  seen: unknown;
-}
-
-export interface StagedEdge {
-  start: string;
-  end: string;
-  kindId: number;
-  /** The properties as COPY text (copyJson), encoded when the batch was handed over. */
-  props: string;
-}
 
 export interface StagedEdgeById {
   startId: number;
@@ -45,22 +32,31 @@ export function copyText(v: string): string {
 }
 
 export function copyJson(v: unknown): string {
-  if (v === null || v === undefined) return '\\N';
-  // JSON text never holds a raw tab or line break (JSON.stringify escapes them): only backslashes need doubling.
-  const json = JSON.stringify(v);
+  return v === null || v === undefined ? '\\N' : copyJsonText(JSON.stringify(v));
+}
+
+/** JSON text as a COPY text value: it never holds a raw tab or line break (JSON escapes them), only backslashes need doubling. */
+export function copyJsonText(json: string): string {
   return json.includes('\\') ? json.replace(BACKSLASHES, '\\\\') : json;
 }
 
-/** A text value as `jsonb_to_recordset` would give it: strings as they are, other values as JSON. */
-function loose(v: unknown): string | null {
-  return v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v);
-}
+/**
+ * The writer's kind ids for a prepared batch's kind indexes: per index, and per index list (as a batch gives a
+ * node's or an endpoint's kinds) the distinct ids in ascending order, as graph_nodes.kind_ids keeps them.
+ */
+export class BatchKinds {
+  private readonly lists = new Map<string, { ids: number[]; text: string }>();
 
-/** A batch of nodes as the merge's array parameters: object ids, kind id arrays as text, properties as JSON. */
-export interface NodeRows {
-  o: string[];
-  k: string[];
-  p: string[];
+  constructor(readonly ids: readonly number[]) {}
+
+  list(indexes: string): { ids: number[]; text: string } {
+    let l = this.lists.get(indexes);
+    if (!l) {
+      const ids = [...new Set(indexes.split(',').map((i) => this.ids[Number(i)]!))].sort((a, b) => a - b);
+      this.lists.set(indexes, (l = { ids, text: `{${ids.join(',')}}` }));
+    }
+    return l;
+  }
 }
 
 /** Joins encoded rows into large chunks lazily, so a batch is never held twice as text. */
@@ -94,6 +90,19 @@ function unresolved(known: Known | undefined, kindIds: readonly number[]): boole
   return !known || (known.k.length <= 1 && !kindIds.every((k) => known.k.includes(k)));
 }
 
+/** Fills `lines` for the rows given (all when undefined) whose line can be formed; returns the rows left. */
+function encode(lines: string[], rows: readonly number[] | undefined, line: (j: number) => string | undefined): number[] {
+  const left: number[] = [];
+  const n = rows ? rows.length : lines.length;
+  for (let x = 0; x < n; x++) {
+    const j = rows ? rows[x]! : x;
+    const l = line(j);
+    if (l) lines[j] = l;
+    else left.push(j);
+  }
+  return left;
+}
+
 /** The staging tables of one write transaction (dropped at commit), created on first use. */
 export class Stager {
   private created = false;
@@ -104,6 +113,8 @@ export class Stager {
    * no typing, no look-up (hubs recur in every batch, and each object's own node was just merged).
    */
   private readonly known = new Map<string, Known>();
+  /** The last direct COPY's savepoint release, sent and not yet answered. */
+  private released: Promise<void> | undefined;
 
   constructor(
     private readonly q: Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> },
@@ -120,50 +131,84 @@ export class Stager {
     else for (const o of objectids) this.known.delete(o);
   }
 
-  /** Node rows already encoded, so that encoding can happen while the previous batch is written. */
-  async nodes(rows: NodeRows): Promise<void> {
+  /**
+   * Writes a prepared batch. Its statements are queued on the connection as soon as they can be formed rather than
+   * each after the answer to the one before, so the server goes from one to the next without waiting for this
+   * thread: the node merges, then the first edge slice's look-up (of endpoints that are not the batch's own nodes),
+   * and the previous batch's savepoint release ahead of them all.
+   */
+  async write(nodes: readonly PreparedNodes[], edges: readonly PreparedEdges[], kinds: BatchKinds): Promise<void> {
     this.bound();
-    const properties = `[${rows.p.join(',')}]`;
-    this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.MERGE_NODE_ROWS, [rows.o, rows.k, properties]));
+    const own = new Set<string>();
+    const merges = nodes.map((slice) => {
+      for (const o of slice.objectids) own.add(o);
+      return this.q.query<{ o: string; id: number; k: number[] }>(SQL.MERGE_NODE_ROWS, [
+        slice.objectids,
+        slice.kinds.map((k) => kinds.list(k).text),
+        `[${slice.properties.join(',')}]`,
+      ]);
+    });
+    const merged = merges.length ? Promise.all(merges).then((all) => all.forEach((rows) => this.learn(rows))) : undefined;
+    merged?.catch(() => undefined); // awaited by the first edge slice, or below
+    const released = this.released;
+    this.released = undefined;
+    if (released) await released;
+    for (const slice of edges) await this.edges(slice, kinds, merged, own);
+    await merged;
   }
 
-  async edges(endpoints: readonly StagedEndpoint[], rows: readonly StagedEdge[]): Promise<void> {
-    this.bound();
-    const fresh = endpoints.filter((n) => unresolved(this.known.get(n.objectid), n.kindIds));
-    const resolving = fresh.length
-      ? this.q.query<{ o: string; id: number; k: number[] }>(SQL.RESOLVE_ENDPOINTS, [
-          fresh.map((n) => n.objectid),
-          fresh.map((n) => `{${n.kindIds.join(',')}}`),
-          fresh.map((n) => loose(n.seen)),
-        ])
-      : undefined;
-    // Rows by node id. While the database resolves the new endpoints, the rows whose endpoints are known already
-    // (ids never change; a placeholder being typed keeps its id) are encoded, so the COPY below is fed at once and
-    // the database never waits for the encoder.
-    const lines: string[] = new Array<string>(rows.length);
-    const waiting: number[] = [];
-    for (let i = 0; i < rows.length; i++) {
-      const line = this.line(rows[i]!);
-      if (line) lines[i] = line;
-      else waiting.push(i);
-    }
-    if (resolving) {
-      const found = await resolving;
-      this.learn(found);
-      if (found.length < fresh.length) {
-        const missing = fresh.filter((n) => !this.known.has(n.objectid)).map((n) => n.objectid);
-        if (missing.length) this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.LOCK_NODES, [missing]));
+  private async edges(slice: PreparedEdges, kinds: BatchKinds, merged: Promise<void> | undefined, own: ReadonlySet<string>): Promise<void> {
+    const ep = slice.endpoints;
+    // Node ids by endpoint (0 while unknown: ids start at 1). A known endpoint that an edge would give a type is
+    // still sent to the look-up, but its id is final already (a placeholder being typed keeps its id). The batch's
+    // own nodes wait for the merges' answer instead.
+    const idOf = new Float64Array(ep.objectids.length);
+    const fresh: number[] = [];
+    const merging: number[] = [];
+    for (let i = 0; i < idOf.length; i++) {
+      const o = ep.objectids[i]!;
+      const known = this.known.get(o);
+      if (known) idOf[i] = known.id;
+      else if (own.has(o)) {
+        merging.push(i);
+        continue;
       }
+      if (unresolved(known, kinds.list(ep.kinds[i]!).ids)) fresh.push(i);
     }
+    const resolve = (which: readonly number[]) =>
+      this.q.query<{ o: string; id: number; k: number[] }>(SQL.RESOLVE_ENDPOINTS, [
+        which.map((i) => ep.objectids[i]!),
+        which.map((i) => kinds.list(ep.kinds[i]!).text),
+        which.map((i) => ep.seen[i]!),
+      ]);
+    const resolving = fresh.length ? resolve(fresh) : undefined;
+    resolving?.catch(() => undefined); // awaited below, after the merges
+    // While the database merges and resolves, the rows whose endpoints are known already are encoded, so the COPY
+    // below is fed at once and the database never waits for the encoder.
+    const props = slice.propTexts.map(copyJsonText);
+    const line = (j: number) => {
+      const s = idOf[slice.start[j]!]!;
+      const t = idOf[slice.end[j]!]!;
+      return s && t ? `${s}\t${t}\t${kinds.ids[slice.kind[j]!]}\t${props[slice.props[j]!]}\n` : undefined;
+    };
+    const lines: string[] = new Array<string>(slice.start.length);
+    const waiting = encode(lines, undefined, line);
+    // The rows of the batch's own nodes are encoded once the merges answer, while the look-up still runs.
+    await merged;
+    for (const i of merging) idOf[i] = this.known.get(ep.objectids[i]!)!.id;
+    const unresolvedRows = encode(lines, waiting, line);
+    // A node of the batch an edge would give a type it lacks goes to the look-up after all (rare).
+    const typing = merging.filter((i) => unresolved(this.known.get(ep.objectids[i]!), kinds.list(ep.kinds[i]!).ids));
+    const looked = [...fresh, ...typing];
+    if (resolving) this.learn(await resolving);
+    if (typing.length) this.learn(await resolve(typing));
+    const missing = looked.map((i) => ep.objectids[i]!).filter((o) => !this.known.has(o));
+    if (missing.length) this.learn(await this.q.query<{ o: string; id: number; k: number[] }>(SQL.LOCK_NODES, [missing]));
+    for (const i of fresh) idOf[i] = this.known.get(ep.objectids[i]!)?.id ?? 0;
     // An endpoint that did not resolve even then was created by another writer and deleted again while this batch
     // resolved it (a node deleted earlier is simply created again): its edges cannot be written, and the file fails
     // rather than lose them.
-    let lost = 0;
-    for (const i of waiting) {
-      const line = this.line(rows[i]!);
-      if (line) lines[i] = line;
-      else lost++;
-    }
+    const lost = encode(lines, unresolvedRows, line).length;
     if (lost) {
       throw conflict(
         'ingest',
@@ -171,13 +216,6 @@ export class Stager {
       );
     }
     if (!(this.direct && (await this.copyDirect(lines)))) await this.mergeById(lines, (l) => l);
-  }
-
-  /** An edge as a COPY line, or undefined while an endpoint's id is not known. */
-  private line(e: StagedEdge): string | undefined {
-    const s = this.known.get(e.start);
-    const t = this.known.get(e.end);
-    return s && t ? `${s.id}\t${t.id}\t${e.kindId}\t${e.props}\n` : undefined;
   }
 
   /**
@@ -204,7 +242,10 @@ export class Stager {
       this.direct = false;
       return false;
     }
-    await this.q.query(SQL.RELEASE);
+    // Not waited for: whatever the transaction sends next queues behind it on the connection (see write()); a
+    // failed release aborts the transaction, so its next statement fails too.
+    this.released = this.q.query(SQL.RELEASE).then(() => undefined);
+    this.released.catch(() => undefined);
     return true;
   }
 

@@ -1,72 +1,17 @@
 import { AD_NODE_KINDS } from '../kinds.js';
-import type { EdgeInput, NodeInput } from '../model.js';
-import type { EdgeById } from '../store.js';
+import type { EdgeInput, NodeInput, Properties } from '../model.js';
 
-/** Distinct kind ids in ascending order, as graph_nodes.kind_ids keeps them. */
-export function sortedIds(kinds: readonly string[], ids: Map<string, number>): number[] {
-  return [...new Set(kinds.map((k) => ids.get(k)!))].sort((a, b) => a - b);
-}
-
-/**
- * The endpoints of a batch of edges, each with the most specific kinds any of its edges gives it. Per edge this
- * allocates nothing but a new endpoint's entry: a batch has ~10,000 edges and a few kinds. Fed edge by edge, so
- * a caller may pause between slices.
- */
-export class Endpoints {
-  private readonly endpoints = new Map<string, { o: string; k: number[]; seen: unknown }>();
-  private readonly byKind = new Map<string | undefined, number[]>();
-
-  constructor(private readonly ids: Map<string, number>) {}
-
-  add(e: EdgeInput): void {
-    const seen = e.properties.lastseen ?? null;
-    this.one(e.start, e.startKind, seen);
-    this.one(e.end, e.endKind, seen);
-  }
-
-  list(): { o: string; k: number[]; seen: unknown }[] {
-    return [...this.endpoints.values()];
-  }
-
-  private one(o: string, kind: string | undefined, seen: unknown): void {
-    const kindIds = this.kindIdsOf(kind);
-    const k = this.endpoints.get(o);
-    if (!k) this.endpoints.set(o, { o, k: kindIds, seen });
-    else if (k.k.length < kindIds.length) k.k = kindIds;
-  }
-
-  private kindIdsOf(kind: string | undefined): number[] {
-    let k = this.byKind.get(kind);
-    if (!k) {
-      const base = baseKindOf(kind);
-      this.byKind.set(kind, (k = kind && kind !== base ? sortedIds([base, kind], this.ids) : [this.ids.get(base)!]));
-    }
-    return k;
-  }
-}
-
-export function endpointsOf(batch: readonly EdgeInput[], ids: Map<string, number>): { o: string; k: number[]; seen: unknown }[] {
-  const endpoints = new Endpoints(ids);
-  for (const e of batch) endpoints.add(e);
-  return endpoints.list();
-}
-
-/** The kind names a batch of edges needs ids for: its edges' kinds and its endpoints' kinds and base kinds. */
-export function edgeKindNames(batch: readonly EdgeInput[]): Set<string> {
-  const names = new Set<string>();
-  for (const e of batch) addEdgeKindNames(names, e);
-  return names;
-}
-
-export function addEdgeKindNames(names: Set<string>, e: EdgeInput): void {
-  names.add(e.kind);
-  names.add(e.startKind ?? 'Base').add(e.endKind ?? 'Base');
-  names.add(baseKindOf(e.startKind)).add(baseKindOf(e.endKind));
+/** An edge between nodes known by id (the store's EdgeById, named here so this module needs nothing of the store). */
+interface EdgeById {
+  startId: number;
+  endId: number;
+  kind: string;
+  properties: Properties;
 }
 
 /** One edge per (start, end, kind) in a batch, later properties merged over earlier (one statement, one row). */
-export function uniqueById(batch: EdgeById[]): EdgeById[] {
-  const seen = new Map<string, EdgeById>();
+export function uniqueById<E extends EdgeById>(batch: E[]): E[] {
+  const seen = new Map<string, E>();
   for (const e of batch) {
     const key = `${e.startId}:${e.endId}:${e.kind}`;
     const had = seen.get(key);

@@ -2,12 +2,15 @@ import type { Queryable } from '../../db/pool.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
-import { bulkBatch, COPY_BATCH, prepareBulk, sendBulk } from './bulk-batch.js';
-import { boundProperties } from './bounds.js';
+import { COPY_BATCH, WRITE_BATCH, writePrepared } from './write-prepared.js';
+import { prepareBatch, type PreparedBatch } from '../prepared.js';
 import { scanEdgesByCopy, type CopyOutDb } from './edge-scan.js';
-import { edgeKindNames, endpointsOf, mergeEdges, mergeNodes, uniqueById } from './merge.js';
+import { uniqueById } from './merge.js';
 import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
+
+/** Lets the event loop answer the write in flight between slices of preparing the next batch. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** What the PostgreSQL graph store needs of the database layer. */
 export interface GraphDb extends Queryable, CopyOutDb {
@@ -19,7 +22,6 @@ const RELEASE_NODES = Symbol('releaseNodes');
 
 const SCAN_PAGE = 50_000;
 /** Rows per parameterised statement (PGlite). */
-const WRITE_BATCH = 5_000;
 
 interface NodeRow {
   id: number;
@@ -192,32 +194,8 @@ export class PgGraphStore implements GraphStore {
     const bulk = Stager.for(q, this.opts.knownNodes);
     const writer: GraphWriter = {
       tx: q,
-      upsertNodes: async (nodes: NodeInput[]) => {
-        const merged = mergeNodes(nodes);
-        const ids = await this.kindIds(
-          q,
-          merged.flatMap((n) => n.kinds),
-        );
-        if (bulk) return sendBulk(bulk, await bulkBatch(merged, undefined, ids));
-        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
-          const batch = merged.slice(i, i + WRITE_BATCH);
-          await q.query(SQL.UPSERT_NODES, [
-            JSON.stringify(batch.map((n) => ({ o: n.objectid, k: n.kinds.map((k) => ids.get(k)), p: boundProperties(n.properties) }))),
-          ]);
-        }
-      },
-      upsertEdges: async (edges: EdgeInput[]) => {
-        const merged = mergeEdges(edges);
-        const ids = await this.kindIds(q, edgeKindNames(merged));
-        if (bulk) return sendBulk(bulk, await bulkBatch(undefined, merged, ids));
-        for (let i = 0; i < merged.length; i += WRITE_BATCH) {
-          const batch = merged.slice(i, i + WRITE_BATCH);
-          await q.query(SQL.ENSURE_ENDPOINTS, [JSON.stringify(endpointsOf(batch, ids))]);
-          await q.query(SQL.UPSERT_EDGES, [
-            JSON.stringify(batch.map((e) => ({ s: e.start, t: e.end, k: ids.get(e.kind), p: boundProperties(e.properties) }))),
-          ]);
-        }
-      },
+      upsertNodes: async (nodes: NodeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(nodes, undefined)),
+      upsertEdges: async (edges: EdgeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(undefined, edges)),
       insertEdgesByNodeId: async (edges: Iterable<EdgeById>) => {
         let written = 0;
         let batch: EdgeById[] = [];
@@ -285,6 +263,10 @@ export class PgGraphStore implements GraphStore {
         await queue.drain();
         return f(...args);
       };
+    const sendLater = (batch: PreparedBatch) => {
+      const ids = this.knownKindIds(batch.kinds);
+      return queue.behind(() => this.sendPrepared(q, bulk, batch, ids));
+    };
     const tx = queue.guard(q);
     return {
       tx: {
@@ -301,13 +283,9 @@ export class PgGraphStore implements GraphStore {
         heldNodes = undefined;
         // On the bulk path the batch is merged and encoded now, while the previous one is still being written, so
         // the job keeps the connection busy with statements only (unless a kind is new: that needs the database).
-        const ready = bulk && (await prepareBulk(nodes, edges, this.byName));
-        return queue.behind(async () => {
-          if (ready) return sendBulk(bulk, ready);
-          if (nodes) await writer.upsertNodes(nodes);
-          await writer.upsertEdges(edges);
-        });
+        return sendLater(await prepareBatch(nodes, edges, nextTurn));
       },
+      writePrepared: async (batch: PreparedBatch) => (await releaseNodes(), sendLater(batch)),
       insertEdgesByNodeId: after(writer.insertEdgesByNodeId),
       nodeIds: after(writer.nodeIds),
       deleteNodes: after(writer.deleteNodes),
@@ -316,6 +294,20 @@ export class PgGraphStore implements GraphStore {
       removePropertyEverywhere: after(writer.removePropertyEverywhere),
       [RELEASE_NODES]: releaseNodes,
     } as GraphWriter;
+  }
+
+  private async sendPrepared(q: Queryable, bulk: Stager | undefined, batch: PreparedBatch, ids?: number[]): Promise<void> {
+    if (!ids) {
+      const byName = await this.kindIds(q, batch.kinds);
+      ids = batch.kinds.map((k) => byName.get(k)!);
+    }
+    await writePrepared(q, bulk, batch, ids);
+  }
+
+  /** Ids of kind names when every one is known already (no statement needed), else undefined. */
+  private knownKindIds(names: readonly string[]): number[] | undefined {
+    const ids = names.map((n) => this.byName.get(n));
+    return ids.every((id) => id !== undefined) ? (ids as number[]) : undefined;
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */
