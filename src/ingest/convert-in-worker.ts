@@ -1,0 +1,136 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { PreparedBatch } from '../graph/prepared.js';
+import type { GraphWriter } from '../graph/store.js';
+import { Inbox, type FromWorker, type ToWorker } from './convert-protocol.js';
+import { IngestError, type FileResult, type IngestLimits } from './ingest-types.js';
+
+/** Bytes sent to the worker and not yet parsed, at most: reading waits beyond (memory stays flat). */
+const MAX_AHEAD = 4 * 1024 * 1024;
+/** An idle worker is ended after this long (the next ingest starts a new one in ~50 ms). */
+const IDLE_MS = 30_000;
+
+/**
+ * Conversion workers kept between files: a tier M collection is a dozen files, and starting a worker for each
+ * would cost more than it saves on small ones. Idle workers do not keep the process alive.
+ */
+class ConvertWorkers {
+  private idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
+
+  /** Workers kept for the next file. */
+  get idleCount(): number {
+    return this.idle.length;
+  }
+
+  acquire(): Worker {
+    const kept = this.idle.pop();
+    if (kept) {
+      clearTimeout(kept.timer);
+      kept.worker.ref();
+      return kept.worker;
+    }
+    const worker = spawn();
+    // A worker must never emit 'error' with nobody listening (that would end the process): idle ones are dropped.
+    worker.on('error', () => this.drop(worker));
+    worker.on('exit', () => this.drop(worker));
+    return worker;
+  }
+
+  release(worker: Worker): void {
+    if (this.idle.length) return void worker.terminate();
+    worker.unref();
+    const timer = setTimeout(() => this.drop(worker, true), IDLE_MS);
+    timer.unref();
+    this.idle.push({ worker, timer });
+  }
+
+  private drop(worker: Worker, terminate = false): void {
+    const kept = this.idle.find((k) => k.worker === worker);
+    if (kept) clearTimeout(kept.timer);
+    this.idle = this.idle.filter((k) => k.worker !== worker);
+    if (terminate) void worker.terminate();
+  }
+}
+
+/** The worker's entry beside this file: compiled JavaScript, or TypeScript loaded through tsx (tests, benches). */
+function spawn(): Worker {
+  const entry = path.join(__dirname, `convert-worker${path.extname(__filename)}`);
+  if (!entry.endsWith('.ts')) return new Worker(entry);
+  const tsx = require.resolve('tsx/cjs');
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, { eval: true });
+}
+
+const workers = new ConvertWorkers();
+
+/** Conversion workers waiting for a file (observability: a finished worker-read file leaves one). */
+export const idleConversionWorkers = () => workers.idleCount;
+
+export interface WorkerReadOptions {
+  now: string;
+  limits: IngestLimits;
+  metaHint?: Record<string, unknown>;
+  onProgress?: (objects: number) => void;
+}
+
+/**
+ * Reads a collector file in a conversion worker while this thread writes the batches it prepares, in the
+ * writer's transaction. Throws an IngestError when the worker refuses the file, or what reading the input threw.
+ */
+export async function readInWorker(
+  w: GraphWriter & { writePrepared: (batch: PreparedBatch) => Promise<void> },
+  file: string,
+  input: AsyncIterable<Buffer>,
+  opts: WorkerReadOptions,
+): Promise<FileResult> {
+  const worker = workers.acquire();
+  const inbox = new Inbox<FromWorker>();
+  const onMessage = (m: FromWorker) => inbox.push(m);
+  const onError = (err: Error) => inbox.fail(new IngestError(file, `conversion failed: ${err.message}`));
+  const onExit = (code: number) => inbox.fail(new IngestError(file, `conversion stopped (exit code ${code})`));
+  worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  const post = (m: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(m, transfer);
+  let ahead = 0;
+  let space: (() => void) | undefined;
+  let stopped = false;
+  let done = false;
+  let reported: number | undefined;
+  const feed = async () => {
+    for await (const chunk of input) {
+      if (stopped) return;
+      // A copy the worker owns: a stream's chunk may share its memory with other chunks.
+      const own = new Uint8Array(chunk);
+      ahead += own.byteLength;
+      post({ op: 'chunk', chunk: own }, [own.buffer as ArrayBuffer]);
+      while (ahead > MAX_AHEAD && !stopped) await new Promise<void>((resolve) => (space = resolve));
+    }
+    if (!stopped) post({ op: 'end' });
+  };
+  try {
+    post({ op: 'start', file, now: opts.now, limits: opts.limits, metaHint: opts.metaHint });
+    feed().catch((err: unknown) => inbox.fail(err));
+    for (;;) {
+      const m = await inbox.next();
+      if (m.op === 'consumed') {
+        ahead -= m.bytes;
+        if (ahead <= MAX_AHEAD) space?.();
+      } else if (m.op === 'batch') {
+        await w.writePrepared(m.batch);
+        if (m.deletes.length) await w.deleteNodes(m.deletes);
+        post({ op: 'credit' });
+        opts.onProgress?.((reported = m.objects));
+      } else if (m.op === 'failed') throw new IngestError(file, m.reason);
+      else {
+        done = true;
+        if (m.result.objects !== reported) opts.onProgress?.(m.result.objects);
+        return m.result;
+      }
+    }
+  } finally {
+    stopped = true;
+    space?.();
+    worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+    // A worker that did not finish its file may hold the rest of it: it is ended, not reused.
+    if (done) workers.release(worker);
+    else void worker.terminate();
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * A conversion worker: reads collector files (SharpHound, AzureHound) sent to it in chunks, converts, merges and
+ * encodes their rows into prepared batches, and sends those to the writer's thread, which only writes. Parsing and
+ * converting then never hold up the thread that answers the database (see docs/decisions.md, twenty-first pass).
+ */
+import { parentPort } from 'node:worker_threads';
+import { prepareBatch, transferList } from '../graph/prepared.js';
+import { CollectorReader } from './collector-reader.js';
+import { Inbox, type FromWorker, type ToWorker } from './convert-protocol.js';
+import { IngestError } from './ingest-types.js';
+
+const port = parentPort!;
+const inbox = new Inbox<ToWorker>();
+/** Batches sent and not yet taken by the writer; the worker waits while one is. */
+let unclaimed = 0;
+let claimed: (() => void) | undefined;
+
+const send = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
+
+port.on('message', (m: ToWorker) => {
+  if (m.op !== 'credit') return inbox.push(m);
+  unclaimed--;
+  claimed?.();
+  claimed = undefined;
+});
+
+async function readFile(start: Extract<ToWorker, { op: 'start' }>): Promise<void> {
+  // "graph" (OpenGraph) is left to the writer's thread: it chooses this worker only for files that start as
+  // collector files, and ignores an OpenGraph tag after them as any other unknown key.
+  const reader = new CollectorReader(start.file, start.limits, start.now, start.metaHint);
+  const flush = async () => {
+    if (!reader.pending()) return;
+    const rows = reader.takeRows();
+    const batch = await prepareBatch(rows.nodes, rows.edges);
+    while (unclaimed >= 1) await new Promise<void>((resolve) => (claimed = resolve));
+    unclaimed++;
+    send({ op: 'batch', batch, deletes: rows.deletes, objects: reader.result.objects }, transferList(batch));
+  };
+  try {
+    for (;;) {
+      const m = await inbox.next();
+      if (m.op === 'end') break;
+      if (m.op !== 'chunk') throw new Error(`unexpected "${m.op}" while reading a file`);
+      reader.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));
+      send({ op: 'consumed', bytes: m.chunk.byteLength });
+      if (reader.spooled) await reader.drain(flush);
+      if (reader.full()) await flush();
+    }
+    reader.splitter.end();
+    reader.checkComplete();
+    await reader.drain(flush);
+    await flush();
+    send({ op: 'done', result: reader.result });
+  } catch (err) {
+    const failure = reader.failure(err);
+    send({ op: 'failed', reason: failure instanceof IngestError ? failure.reason : String(failure) });
+  } finally {
+    reader.dispose();
+  }
+}
+
+async function serve(): Promise<void> {
+  for (;;) {
+    const m = await inbox.next();
+    if (m.op !== 'start') continue; // the rest of a file the writer gave up on (it ends this worker anyway)
+    unclaimed = 0;
+    await readFile(m);
+  }
+}
+
+void serve();

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { idleConversionWorkers } from '../../src/ingest/convert-in-worker';
+import { ingestPath } from '../../src/ingest/ingest-path';
+import { ingestStream, IngestError } from '../../src/ingest/ingest-stream';
+import { dataFirst } from '../helpers/data-first';
+import { AZUREHOUND, dumpGraph, TESTLAB, TESTLAB_ALL_FILES } from '../helpers/fixtures';
+import { useIngestFiles } from '../helpers/ingest-files';
+import { zip } from '../helpers/zip';
+
+/**
+ * Collector files are parsed and converted in a worker thread while the calling thread only writes. The worker is
+ * an implementation detail: the graph, the results, the refusals and their messages must be exactly those of the
+ * same files read on the calling thread (`convertInWorker: false`), on either database.
+ */
+describe('ingest with conversion in a worker thread', () => {
+  const worker = useIngestFiles('gas-ingest-worker-');
+  const here = useIngestFiles('gas-ingest-here-');
+  const now = new Date('2026-11-27T12:00:00Z');
+  const azure = fs
+    .readdirSync(AZUREHOUND)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.join(AZUREHOUND, f));
+  const both = async (file: string, name = path.basename(file)) => {
+    const a = await ingestPath(worker.store(), file, { now, displayName: name });
+    const b = await ingestPath(here.store(), file, { now, displayName: name, convertInWorker: false });
+    return [a, b] as const;
+  };
+
+  it('writes the same graph and reports the same results for SharpHound and AzureHound files', async () => {
+    for (const file of [...TESTLAB_ALL_FILES, ...azure]) {
+      const [a, b] = await both(file);
+      expect(a).toEqual(b);
+    }
+    // The files went through a worker, which stays for the next file.
+    expect(idleConversionWorkers()).toBe(1);
+    const [ga, gb] = [await dumpGraph(worker.db()), await dumpGraph(here.db())];
+    expect(ga.nodes.size).toBeGreaterThan(100);
+    expect(ga.edges.size).toBeGreaterThan(100);
+    expect([...ga.nodes.entries()].sort()).toEqual([...gb.nodes.entries()].sort());
+    expect([...ga.edges.entries()].sort()).toEqual([...gb.edges.entries()].sort());
+  });
+
+  it('reads data-first files that come without a hint (gzip, zip entries): items seen before meta are spooled', async () => {
+    const users = dataFirst(fs.readFileSync(path.join(TESTLAB, 'users.json')));
+    const groups = dataFirst(fs.readFileSync(path.join(TESTLAB, 'groups.json')));
+    const gz = worker.write('users.json.gz', zlib.gzipSync(users));
+    const archive = worker.write(
+      'collection.zip',
+      await zip([
+        ['groups.json', groups],
+        ['users.json', users],
+      ]),
+    );
+    for (const file of [gz, archive]) {
+      const [a, b] = await both(file);
+      expect(a.errors).toEqual([]);
+      expect(a).toEqual(b);
+    }
+    expect(await worker.nodeCount()).toBe(await here.nodeCount());
+  });
+
+  it('refuses a bad file with the message of the calling thread and writes nothing of it', async () => {
+    const user = (id: string) => ({ ObjectIdentifier: id, Properties: { name: id }, Aces: [] });
+    const many = Array.from({ length: 30_000 }, (_, i) => user(`S-1-5-21-77-${i}`));
+    const bodies: Record<string, string> = {
+      // malformed after more than a batch of good items: the first batches were written in the transaction
+      'broken.json': `{"meta": {"type": "users", "version": 6}, "data": [${many.map((u) => JSON.stringify(u)).join(',')}, {"ObjectIdentifier": }]}`,
+      'unreadable-item.json': JSON.stringify({ meta: { type: 'users' }, data: [...many, { Properties: { name: 'no id' } }] }),
+      'not-an-object.json': JSON.stringify({ data: [...many, 42], meta: { type: 'users' } }),
+      'no-meta.json': JSON.stringify({ data: [user('S-1-5-21-77-y')] }),
+      'bad-type.json': JSON.stringify({ data: [], meta: { type: 'printers' } }),
+    };
+    const before = [await worker.nodeCount(), await here.nodeCount()];
+    const messages: string[] = [];
+    for (const [name, body] of Object.entries(bodies)) {
+      const [a, b] = await both(worker.write(name, body));
+      expect(a.files).toEqual([]);
+      expect(a.errors.map((e) => e.message)).toEqual(b.errors.map((e) => e.message));
+      expect(a.errors[0]!.message).toMatch(new RegExp(`^${name.replace('.', '\\.')}: `));
+      messages.push(a.errors[0]!.message);
+    }
+    expect(messages.join('\n')).toMatch(/data item 30000: an object has no ObjectIdentifier/);
+    expect(messages.join('\n')).toMatch(/data item 30000: the item is not a JSON object/);
+    expect(messages.join('\n')).toMatch(/malformed JSON: .* at line 1, byte \d+/);
+    expect([await worker.nodeCount(), await here.nodeCount()]).toEqual(before);
+    expect(await worker.store().nodeByObjectId('S-1-5-21-77-1')).toBeUndefined();
+    // The worker that refused a file is replaced: the next file lands.
+    const [ok] = await both(worker.write('ok.json', JSON.stringify({ meta: { type: 'users' }, data: [user('S-1-5-21-77-ok')] })));
+    expect(ok.errors).toEqual([]);
+    expect(await worker.store().nodeByObjectId('S-1-5-21-77-OK')).toBeDefined();
+  });
+
+  it('fails with an IngestError when the input breaks mid-file, and writes nothing of it', async () => {
+    const users = fs.readFileSync(path.join(TESTLAB, 'users.json'));
+    const before = await worker.nodeCount();
+    const input = new Readable({ read() {} });
+    input.push(users.subarray(0, users.length >> 1));
+    setImmediate(() => input.destroy(new Error('connection reset by peer')));
+    const failed = ingestStream(worker.store(), 'cut.json', input, { now });
+    await expect(failed).rejects.toBeInstanceOf(IngestError);
+    await expect(failed).rejects.toThrow(/^cut\.json: connection reset by peer/);
+    expect(await worker.nodeCount()).toBe(before);
+  });
+
+  it('hands OpenGraph files to the calling thread (their edges are resolved in the database)', async () => {
+    const graph = { graph: { nodes: [{ id: 'A-1', kinds: ['Thing'], properties: { name: 'a' } }], edges: [] } };
+    const [a, b] = await both(worker.write('og.json', JSON.stringify(graph)));
+    expect(a.errors).toEqual([]);
+    expect(a).toEqual(b);
+    expect(a.files[0]).toMatchObject({ type: 'opengraph', nodes: 1 });
+  });
+});
