@@ -13,6 +13,7 @@ import { backendCpuMs, ownCpuMs } from '../stats';
  * from `gas generate --tier M --out DIR`, in the generator's order) over one connection into fresh tables of
  * BENCH_DATABASE_URL (a local server: the backend is read from /proc) and prints
  *  - per file: wall time, this process's CPU, the backend's CPU, and the difference (the backend not on CPU);
+ *  - how busy this process's main thread was (event loop utilisation; parsing runs in a conversion worker);
  *  - the backend's run-queue wait (/proc/<pid>/schedstat: runnable but not running, the two sides sharing cores);
  *  - the backend's state sampled every millisecond by a worker thread (so the samples do not wait for this
  *    process's busy event loop): running or runnable, sleeping and where (`epoll_wait`: waiting on its socket, for
@@ -73,6 +74,8 @@ async function main(): Promise<void> {
     const store = new PgGraphStore(db);
     const sched0 = schedstat(pid);
     const files: Record<string, unknown>[] = [];
+    // How busy this thread's event loop was: with conversion in a worker it only writes.
+    const loop0 = performance.eventLoopUtilization();
     for (const name of ORDER) {
       const file = path.join(dir, `${name}.json`);
       if (!fs.existsSync(file)) continue;
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
       JSON.stringify(
         {
           ms: total('ms'),
+          main_thread_busy_pct: Math.round(performance.eventLoopUtilization(loop0).utilization * 1000) / 10,
           client_cpu_ms: total('client_cpu_ms'),
           backend_cpu_ms: total('backend_cpu_ms'),
           backend_not_on_cpu_ms: total('backend_not_on_cpu_ms'),

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { signRequest } from '../../src/auth/signature';
+import { benchDatabase } from '../harness';
+import { benchToken, startServerChild } from '../server-child';
+import { summarise } from '../stats';
+
+/**
+ * What an analyst feels while a collection is ingested: starts `gas serve` (this checkout) on fresh tables, uploads
+ * PROBE_FILES of PROBE_DIR through the signed file-upload API, and meanwhile asks a cheap signed route
+ * (`GET /api/v2/self`) every PROBE_EVERY_MS (20) ms. Prints the route's latency while nothing runs, and while the
+ * job is ingesting (status 6), with the ingest's duration. Run it from another checkout (copied there) to compare.
+ *
+ *   BENCH_SERVER_DIST=1 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_ingest PROBE_DIR=/tmp/tierM \
+ *     node --import tsx bench/probes/ingest-latency.ts
+ */
+const DIR = process.env.PROBE_DIR ?? '/tmp/tierM';
+const FILES = (process.env.PROBE_FILES ?? 'groups,users,computers').split(',');
+const EVERY_MS = Number(process.env.PROBE_EVERY_MS ?? 20);
+const KEY = Buffer.from('gas-ingest-latency-probe-key-32b').toString('base64');
+
+type Sample = { at: number; ms: number };
+
+async function main(): Promise<void> {
+  const target = await benchDatabase('_latency');
+  const server = await startServerChild({ DATABASE_URL: target.url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: KEY });
+  try {
+    const token = await benchToken(server.url, 'probe');
+    const call = async (method: 'GET' | 'POST', target: string, body?: Buffer, headers: Record<string, string> = {}) => {
+      const signed = signRequest({ tokenId: token.id, tokenKey: token.key, method, target, body });
+      const res = await fetch(`${server.url}${target}`, { method, headers: { ...signed, ...headers }, body: body && new Uint8Array(body) });
+      const text = await res.text();
+      if (res.status >= 300) throw new Error(`${method} ${target}: ${res.status} ${text.slice(0, 300)}`);
+      return text ? (JSON.parse(text) as { data: any }) : undefined;
+    };
+    const samples: Sample[] = [];
+    let pinging = true;
+    const pinger = (async () => {
+      while (pinging) {
+        const t0 = performance.now();
+        await call('GET', '/api/v2/self');
+        const ms = performance.now() - t0;
+        samples.push({ at: t0, ms });
+        await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - ms)));
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleEnd = performance.now();
+    const job = (await call('POST', '/api/v2/file-upload/start'))!.data.id as number;
+    for (const f of FILES) {
+      const body = fs.readFileSync(path.join(DIR, `${f}.json`));
+      await call('POST', `/api/v2/file-upload/${job}`, body, {
+        'content-type': 'application/json',
+        'content-disposition': `attachment; filename="${f}.json"`,
+      });
+    }
+    await call('POST', `/api/v2/file-upload/${job}/end`);
+    const uploaded = performance.now();
+    // The job's status as the list shows it, every 100 ms: when it leaves "ingesting" the window closes.
+    let ingestStart: number | undefined;
+    let ingestEnd: number | undefined;
+    for (;;) {
+      const list = (await call('GET', '/api/v2/file-upload?limit=100'))!.data as { id: number; status: number }[];
+      const status = list.find((j) => j.id === job)?.status;
+      const now = performance.now();
+      if (status === 6) ingestStart ??= now;
+      else if (ingestStart !== undefined || (status !== undefined && status !== 0 && status !== 1)) {
+        ingestEnd = now;
+        break;
+      }
+      if (now - uploaded > 600_000) throw new Error('the job did not finish ingesting within 10 minutes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    pinging = false;
+    await pinger;
+    const window = (from: number, to: number) => {
+      const ms = samples.filter((s) => s.at >= from && s.at < to).map((s) => s.ms);
+      return { ...summarise(ms), max: Math.round(Math.max(...ms)) };
+    };
+    console.log(
+      JSON.stringify(
+        {
+          files: FILES,
+          ingest_ms: Math.round(ingestEnd - (ingestStart ?? uploaded)),
+          idle: window(0, idleEnd),
+          ingesting: window(ingestStart ?? uploaded, ingestEnd),
+          server_errors: server.errors,
+        },
+        null,
+        1,
+      ),
+    );
+  } finally {
+    await server.stop();
+    await target.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
