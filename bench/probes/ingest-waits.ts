@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { Database } from '../../src/db/pool';
 import { PgGraphStore } from '../../src/graph/pg/store';
