@@ -7,6 +7,8 @@ import { IngestError, type FileResult, type IngestLimits } from './ingest-types.
 
 /** Bytes sent to the worker and not yet parsed, at most: reading waits beyond (memory stays flat). */
 const MAX_AHEAD = 4 * 1024 * 1024;
+/** A worker told to stop a file is terminated after this long at most. */
+const ABORT_MS = 2000;
 /** An idle worker is ended after this long (the next ingest starts a new one in ~50 ms). */
 const IDLE_MS = 30_000;
 
@@ -129,8 +131,23 @@ export async function readInWorker(
     stopped = true;
     space?.();
     worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-    // A worker that did not finish its file may hold the rest of it: it is ended, not reused.
     if (done) workers.release(worker);
-    else void worker.terminate();
+    else abandon(worker);
   }
+}
+
+/**
+ * Ends a worker that did not finish its file (it may hold the rest of it): it is told to stop, so that it removes
+ * what it spooled, and is terminated once it has answered, or after ABORT_MS. Nothing waits for it.
+ */
+function abandon(worker: Worker): void {
+  const end = () => {
+    clearTimeout(timer);
+    void worker.terminate();
+  };
+  const timer = setTimeout(end, ABORT_MS);
+  timer.unref();
+  worker.unref();
+  worker.on('message', (m: FromWorker) => (m.op === 'failed' || m.op === 'done') && end());
+  worker.postMessage({ op: 'abort' } satisfies ToWorker);
 }

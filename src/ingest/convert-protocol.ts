@@ -8,7 +8,9 @@ export type ToWorker =
   | { op: 'chunk'; chunk: Uint8Array }
   | { op: 'end' }
   /** A batch the worker sent has gone to the writer: the worker may send another. */
-  | { op: 'credit' };
+  | { op: 'credit' }
+  /** The writer gave up on the file: the worker stops reading it (and answers "failed"). */
+  | { op: 'abort' };
 
 /** Messages from a conversion worker. */
 export type FromWorker =
@@ -31,6 +33,12 @@ export class Inbox<T> {
       this.waiting = undefined;
       w.resolve(item);
     } else this.items.push(item);
+  }
+
+  /** Delivers an item ahead of those waiting (a stop request). */
+  interrupt(item: T): void {
+    if (this.waiting) this.push(item);
+    else this.items.unshift(item);
   }
 
   fail(err: unknown): void {

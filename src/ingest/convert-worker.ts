@@ -17,28 +17,43 @@ let claimed: (() => void) | undefined;
 
 const send = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer);
 
+/** The writer gave up on the file being read: the worker stops at its next step. */
+let aborted = false;
+
 port.on('message', (m: ToWorker) => {
-  if (m.op !== 'credit') return inbox.push(m);
-  unclaimed--;
+  if (m.op === 'abort') {
+    aborted = true;
+    inbox.interrupt(m);
+  } else if (m.op === 'credit') unclaimed--;
+  else return inbox.push(m);
   claimed?.();
   claimed = undefined;
 });
+
+const checkAborted = () => {
+  if (aborted) throw new Error('the writer gave up on this file');
+};
 
 async function readFile(start: Extract<ToWorker, { op: 'start' }>): Promise<void> {
   // "graph" (OpenGraph) is left to the writer's thread: it chooses this worker only for files that start as
   // collector files, and ignores an OpenGraph tag after them as any other unknown key.
   const reader = new CollectorReader(start.file, start.limits, start.now, start.metaHint);
   const flush = async () => {
+    checkAborted();
     if (!reader.pending()) return;
     const rows = reader.takeRows();
     const batch = await prepareBatch(rows.nodes, rows.edges);
-    while (unclaimed >= 1) await new Promise<void>((resolve) => (claimed = resolve));
+    while (unclaimed >= 1 && !aborted) await new Promise<void>((resolve) => (claimed = resolve));
+    checkAborted();
     unclaimed++;
     send({ op: 'batch', batch, deletes: rows.deletes, objects: reader.result.objects }, transferList(batch));
   };
+  // The answer goes out only once the spool is removed: the writer may end this worker as soon as it has it.
+  let answer: FromWorker;
   try {
     for (;;) {
       const m = await inbox.next();
+      checkAborted();
       if (m.op === 'end') break;
       if (m.op !== 'chunk') throw new Error(`unexpected "${m.op}" while reading a file`);
       reader.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));
@@ -50,20 +65,21 @@ async function readFile(start: Extract<ToWorker, { op: 'start' }>): Promise<void
     reader.checkComplete();
     await reader.drain(flush);
     await flush();
-    send({ op: 'done', result: reader.result });
+    answer = { op: 'done', result: reader.result };
   } catch (err) {
     const failure = reader.failure(err);
-    send({ op: 'failed', reason: failure instanceof IngestError ? failure.reason : String(failure) });
-  } finally {
-    reader.dispose();
+    answer = { op: 'failed', reason: failure instanceof IngestError ? failure.reason : String(failure) };
   }
+  reader.dispose();
+  send(answer);
 }
 
 async function serve(): Promise<void> {
   for (;;) {
     const m = await inbox.next();
-    if (m.op !== 'start') continue; // the rest of a file the writer gave up on (it ends this worker anyway)
+    if (m.op !== 'start') continue; // the rest of a file given up on (its worker is ended anyway)
     unclaimed = 0;
+    aborted = false;
     await readFile(m);
   }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -103,6 +104,32 @@ describe('ingest with conversion in a worker thread', () => {
     await expect(failed).rejects.toBeInstanceOf(IngestError);
     await expect(failed).rejects.toThrow(/^cut\.json: connection reset by peer/);
     expect(await worker.nodeCount()).toBe(before);
+  });
+
+  it('removes what the worker spooled when the file fails on the writer side', async () => {
+    // Data-first without a hint: every item waits in the worker's spool until meta, which never comes.
+    const spools = () => new Set(fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('gas-spool-')));
+    const before = spools();
+    const users = Buffer.from(dataFirst(fs.readFileSync(path.join(TESTLAB, 'users.json'))));
+    const input = new Readable({ read() {} });
+    input.push(users.subarray(0, users.length - 200));
+    let spooled = false;
+    const watch = setInterval(() => {
+      if ([...spools()].some((d) => !before.has(d)) && !spooled) {
+        spooled = true;
+        input.destroy(new Error('upload cut'));
+      }
+    }, 5);
+    try {
+      await expect(ingestStream(worker.store(), 'cut-while-spooling.json', input, { now })).rejects.toThrow(/upload cut/);
+    } finally {
+      clearInterval(watch);
+    }
+    expect(spooled).toBe(true);
+    // The worker is told to stop and removes its spool before it is ended (other test files may spool meanwhile:
+    // only the directories that are new and stay count).
+    for (let i = 0; i < 100 && [...spools()].some((d) => !before.has(d)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect([...spools()].filter((d) => !before.has(d))).toEqual([]);
   });
 
   it('hands OpenGraph files to the calling thread (their edges are resolved in the database)', async () => {
