@@ -5,6 +5,7 @@ import { asAppError } from '../errors.js';
 import { checkPropertySizes, CollectorReader, FLUSH_OBJECTS } from './collector-reader.js';
 import { readInWorker } from './convert-in-worker.js';
 import { DEFAULT_LIMITS, IngestError, type FileResult, type IngestLimits, type IngestOptions } from './ingest-types.js';
+import { isSpace } from './json-stream.js';
 import { OpenGraphFile } from './opengraph-file.js';
 
 export { DEFAULT_LIMITS, IngestError, type FileResult, type IngestLimits, type IngestOptions } from './ingest-types.js';
@@ -161,7 +162,7 @@ const isCollectorKey = (key: string | null | undefined) => key === 'meta' || key
 export function firstKey(head: Buffer): string | null | undefined {
   let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   const skipSpace = () => {
-    while (i < head.length && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
+    while (i < head.length && isSpace(head[i])) i++;
   };
   skipSpace();
   if (i >= head.length) return null;

@@ -69,7 +69,8 @@ const nextIndex = (chunk: Buffer, byte: number, from: number) => {
   const at = chunk.indexOf(byte, from);
   return at === -1 ? chunk.length : at;
 };
-const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+/** JSON white space. */
+export const isSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 
 export class JsonItemSplitter {
   private stack: number[] = []; // open containers: LBRACE / LBRACKET

@@ -21,7 +21,6 @@ export interface GraphDb extends Queryable, CopyOutDb {
 const RELEASE_NODES = Symbol('releaseNodes');
 
 const SCAN_PAGE = 50_000;
-/** Rows per parameterised statement (PGlite). */
 
 interface NodeRow {
   id: number;
@@ -281,8 +280,8 @@ export class PgGraphStore implements GraphStore {
       upsertEdges: async (edges) => {
         const nodes = heldNodes;
         heldNodes = undefined;
-        // On the bulk path the batch is merged and encoded now, while the previous one is still being written, so
-        // the job keeps the connection busy with statements only (unless a kind is new: that needs the database).
+        // The batch is merged and encoded now, while the previous one is still being written, so the job keeps the
+        // connection busy with statements only (unless a kind is new: that needs the database).
         return sendLater(await prepareBatch(nodes, edges, nextTurn));
       },
       writePrepared: async (batch: PreparedBatch) => (await releaseNodes(), sendLater(batch)),
