@@ -7,6 +7,7 @@ import type { EdgeInput, NodeInput } from '../src/graph/model';
 import { PgGraphStore } from '../src/graph/pg/store';
 import { derivedEdges } from './analysis';
 import { benchDatabase, ratio } from './harness';
+import { peakRssMb } from './stats';
 
 /**
  * Azure post-processing on a synthetic Entra tenant of BENCH_AZ_PRINCIPALS principals (default 50000: 80 % users,
@@ -46,7 +47,7 @@ export async function analysisAzureBench(): Promise<Record<string, unknown>> {
       of_which_load_and_rules_ms: computeMs,
       ...derivedEdges(result),
       heap_delta_mb: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e6),
-      max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      max_rss_mb: peakRssMb(),
       ratio_analysis_to_write: ratio(result.ms, loadMs),
     };
   } finally {

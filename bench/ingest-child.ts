@@ -6,7 +6,7 @@ import { convertAzure } from '../src/ingest/azure/index';
 import { ingestPath } from '../src/ingest/ingest-path';
 import { SharpHoundConverter } from '../src/ingest/sharphound';
 import { createLogger } from '../src/logger';
-import { backendCpuMs, ownCpuMs } from './stats';
+import { backendCpuMs, ownCpuMs, peakRssMb } from './stats';
 
 /**
  * One side of the ingest benchmark, alone in its process so its peak RSS is its own:
@@ -58,7 +58,7 @@ async function main() {
   } else throw new Error(`unknown mode ${mode}`);
   const ms = Date.now() - started;
   const cpu_ms = Math.round(ownCpuMs() - cpuStarted);
-  const max_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const max_rss_mb = peakRssMb();
   process.stdout.write(JSON.stringify({ ms, objects, edges, max_rss_mb, cpu_ms, server_cpu_ms: serverCpuMs }) + '\n');
 }
 

@@ -2,6 +2,7 @@ import { Database } from '../src/db/pool';
 import { PgGraphStore } from '../src/graph/pg/store';
 import { ingestPath } from '../src/ingest/ingest-path';
 import { createLogger } from '../src/logger';
+import { peakRssMb } from './stats';
 
 /** One worst-case input, alone in its process so its peak RSS is its own: `ingest-worst-child <url> <file>`. */
 async function main() {
@@ -16,7 +17,7 @@ async function main() {
       objects: r.files.reduce((n, f) => n + f.objects, 0),
       edges: r.files.reduce((n, f) => n + f.edges, 0),
       refused: r.errors.map((e) => e.message.slice(0, 160)),
-      max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      max_rss_mb: peakRssMb(),
     }) + '\n',
   );
 }

@@ -38,6 +38,22 @@ export function collectGarbage(): void {
   gc();
 }
 
+/**
+ * This process's peak resident set in MiB: VmHWM from /proc (Linux), else getrusage's maxRSS. Not maxRSS on Linux:
+ * a child started by a large parent inherits the parent's resident size in it at the fork (a child that used 39 MB
+ * reported 804 under a parent holding 800 MB), so the benches' children reported their parent's size (the embedded
+ * PGlite server in the ingest probes) instead of their own.
+ */
+export function peakRssMb(): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kb) return Math.round(Number(kb) / 1024);
+  } catch {
+    // not Linux
+  }
+  return Math.round(process.resourceUsage().maxRSS / 1024);
+}
+
 /** CPU milliseconds this process has used (user + system), for differences around a measured section. */
 export function ownCpuMs(): number {
   const u = process.cpuUsage();
