@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { benchDatabase } from '../harness';
 import { median } from '../stats';
+import { tierFiles } from './tier-files';
 
 /**
  * Two ingests of the same files side by side, alternating A, B, A, B… so that a drift of the machine (another
@@ -30,21 +30,6 @@ interface Run {
   max_rss_mb: number;
 }
 
-const ORDER = [
-  'domains',
-  'ous',
-  'gpos',
-  'groups',
-  'users',
-  'computers',
-  'rootcas',
-  'ntauthstores',
-  'aiacas',
-  'enterprisecas',
-  'certtemplates',
-  'azurehound',
-];
-
 function side(name: string): Side {
   const env = (k: string) => process.env[`PROBE_${name}_${k}`];
   return { name, args: (env('ARGS') ?? '').split(' ').filter(Boolean), root: path.resolve(env('ROOT') ?? path.join(__dirname, '../..')) };
@@ -64,7 +49,7 @@ function ingest(s: Side, url: string, files: string[]): Promise<Run> {
 
 async function main(): Promise<void> {
   const dir = process.env.PROBE_DIR ?? '/tmp/tierM';
-  const files = ORDER.map((f) => path.join(dir, `${f}.json`)).filter((f) => fs.existsSync(f));
+  const files = tierFiles(dir).map(([, file]) => file);
   if (!files.length) throw new Error(`${dir}: no collector files (gas generate --tier M --out ${dir})`);
   const sides = [side('A'), side('B')];
   const runs: Record<string, Run[]> = { A: [], B: [] };

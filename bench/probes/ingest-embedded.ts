@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { migrate } from '../../src/db/migrate';
 import { startEmbedded } from '../../src/db/embedded';
 import { Database } from '../../src/db/pool';
@@ -7,6 +5,7 @@ import { PgGraphStore } from '../../src/graph/pg/store';
 import { ingestPath } from '../../src/ingest/ingest-path';
 import { createLogger } from '../../src/logger';
 import { median } from '../stats';
+import { tierFiles } from './tier-files';
 
 /**
  * The ingest as `gas serve` runs it without DATABASE_URL: embedded PGlite in this very process, so the database
@@ -16,20 +15,6 @@ import { median } from '../stats';
  *
  *   PROBE_DIR=/tmp/tierM node --import tsx bench/probes/ingest-embedded.ts
  */
-const ORDER = [
-  'domains',
-  'ous',
-  'gpos',
-  'groups',
-  'users',
-  'computers',
-  'rootcas',
-  'ntauthstores',
-  'aiacas',
-  'enterprisecas',
-  'certtemplates',
-  'azurehound',
-];
 
 async function once(dir: string, convertInWorker: boolean): Promise<number> {
   const log = createLogger('silent');
@@ -39,9 +24,7 @@ async function once(dir: string, convertInWorker: boolean): Promise<number> {
     await migrate(db, log);
     const store = new PgGraphStore(db);
     const started = performance.now();
-    for (const name of ORDER) {
-      const file = path.join(dir, `${name}.json`);
-      if (!fs.existsSync(file)) continue;
+    for (const [, file] of tierFiles(dir)) {
       const r = await ingestPath(store, file, { convertInWorker });
       if (r.errors.length) throw new Error(r.errors.map((e) => e.message).join('; '));
     }

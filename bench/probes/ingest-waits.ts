@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { Database } from '../../src/db/pool';
@@ -8,6 +7,7 @@ import { ingestPath } from '../../src/ingest/ingest-path';
 import { createLogger } from '../../src/logger';
 import { benchDatabase } from '../harness';
 import { backendCpuMs, ownCpuMs } from '../stats';
+import { tierFiles } from './tier-files';
 
 /**
  * Diagnosis, not a benchmark: what an ingest's PostgreSQL backend waits for. Ingests the files of PROBE_DIR (tier M
@@ -23,20 +23,6 @@ import { backendCpuMs, ownCpuMs } from '../stats';
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_ingest PROBE_DIR=/tmp/tierM \
  *     node --import tsx bench/probes/ingest-waits.ts
  */
-const ORDER = [
-  'domains',
-  'ous',
-  'gpos',
-  'groups',
-  'users',
-  'computers',
-  'rootcas',
-  'ntauthstores',
-  'aiacas',
-  'enterprisecas',
-  'certtemplates',
-  'azurehound',
-];
 
 const SAMPLER = `
 const fs = require('node:fs');
@@ -77,9 +63,7 @@ async function main(): Promise<void> {
     const files: Record<string, unknown>[] = [];
     // How busy this thread's event loop was: with conversion in a worker it only writes.
     const loop0 = performance.eventLoopUtilization();
-    for (const name of ORDER) {
-      const file = path.join(dir, `${name}.json`);
-      if (!fs.existsSync(file)) continue;
+    for (const [name, file] of tierFiles(dir)) {
       const [t0, c0, s0] = [Date.now(), ownCpuMs(), backendCpuMs(pid)!];
       const r = await ingestPath(store, file);
       if (r.errors.length) throw new Error(r.errors.map((e) => e.message).join('; '));
