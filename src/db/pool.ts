@@ -32,10 +32,21 @@ class TimedClient extends pg.Client {
   }
 }
 
-/** One checked-out connection and its last statement, which must end before the connection is returned. */
+/**
+ * One checked-out connection and its last statement, which must end before the connection is returned. Statements
+ * a caller issues without waiting for the one before (the ingest queues a batch's statements together) start once
+ * it has ended: pg's own queue for that is deprecated, and warns on stderr the first time it is used.
+ */
 interface Connection {
   client: pg.PoolClient;
   last: Promise<unknown>;
+}
+
+/** Starts `start` once the connection's last statement has ended, and makes it the last one. */
+function enqueue<T>(conn: Connection, start: () => Promise<T>): Promise<T> {
+  const started = conn.last.then(start);
+  conn.last = started.catch(() => undefined);
+  return started;
 }
 
 /** The narrow interface stores are written against: a plain connection or an open transaction. */
@@ -129,27 +140,30 @@ export class Database implements Queryable {
   async copyOut(sql: string, onChunk: (chunk: Buffer) => void): Promise<boolean> {
     return this.withConnection(async (conn) => {
       if (!this.features!.copy) return false;
-      const stream = conn.client.query(copyStreams.to(sql));
       // A throw in onChunk is kept and the rest of the output drained, so the connection stays in protocol sync.
       let failed: unknown;
-      const done = new Promise<void>((resolve, reject) => {
-        stream.on('data', (chunk: Buffer) => {
-          // pg-copy-streams reads the socket in a loop while data is buffered: without a pause per chunk a large
-          // COPY would hold the event loop for its whole length (an index rebuild stalled queries for ~0.3 s).
-          stream.pause();
-          setImmediate(() => stream.resume());
-          if (failed === undefined) {
-            try {
-              onChunk(chunk);
-            } catch (err) {
-              failed = err;
-            }
-          }
-        });
-        stream.on('end', () => (failed === undefined ? resolve() : reject(failed)));
-        stream.on('error', reject);
-      });
-      conn.last = done.catch(() => undefined);
+      const done = enqueue(
+        conn,
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const stream = conn.client.query(copyStreams.to(sql));
+            stream.on('data', (chunk: Buffer) => {
+              // pg-copy-streams reads the socket in a loop while data is buffered: without a pause per chunk a large
+              // COPY would hold the event loop for its whole length (an index rebuild stalled queries for ~0.3 s).
+              stream.pause();
+              setImmediate(() => stream.resume());
+              if (failed === undefined) {
+                try {
+                  onChunk(chunk);
+                } catch (err) {
+                  failed = err;
+                }
+              }
+            });
+            stream.on('end', () => (failed === undefined ? resolve() : reject(failed)));
+            stream.on('error', reject);
+          }),
+      );
       await done.catch((err) => this.rethrow(err, sql));
       return true;
     });
@@ -232,12 +246,11 @@ export class Database implements Queryable {
     if (deadline !== undefined && (Date.now() >= deadline || scope!.signal.aborted)) {
       throw timeout('database', MSG.timedOut);
     }
-    const running = conn.client.query<Row>(
+    const statement =
       this.features!.prepare && params.length
         ? { name: this.statementName(sql), text: sql, values: params as unknown[] }
-        : { text: sql, values: params as unknown[] },
-    );
-    conn.last = running.catch(() => undefined);
+        : { text: sql, values: params as unknown[] };
+    const running = enqueue(conn, () => conn.client.query<Row>(statement));
     if (deadline === undefined) return running.catch((err) => this.rethrow(err, sql));
 
     let timer: NodeJS.Timeout | undefined;
@@ -258,9 +271,11 @@ export class Database implements Queryable {
   }
 
   private async copy(conn: Connection, sql: string, chunks: Iterable<string>): Promise<number> {
-    const stream = conn.client.query(copyStreams.from(sql));
-    const done = pipeline(Readable.from(chunks, { objectMode: false }), stream).then(() => stream.rowCount);
-    conn.last = done.catch(() => undefined);
+    const done = enqueue(conn, async () => {
+      const stream = conn.client.query(copyStreams.from(sql));
+      await pipeline(Readable.from(chunks, { objectMode: false }), stream);
+      return stream.rowCount;
+    });
     return done.catch((err) => this.rethrow(err, sql));
   }
 
