@@ -17,21 +17,25 @@ const IDLE_MS = 30_000;
  * would cost more than it saves on small ones. Idle workers do not keep the process alive.
  */
 class ConvertWorkers {
-  private idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
+  private idle: { worker: Worker; heapMb: number; timer: NodeJS.Timeout }[] = [];
+  private readonly heapOf = new WeakMap<Worker, number>();
 
   /** Workers kept for the next file. */
   get idleCount(): number {
     return this.idle.length;
   }
 
-  acquire(): Worker {
-    const kept = this.idle.pop();
+  /** A worker whose heap is capped at `heapMb` MiB (a kept one when its cap is the same). */
+  acquire(heapMb: number): Worker {
+    const kept = this.idle.find((k) => k.heapMb === heapMb);
     if (kept) {
+      this.idle = this.idle.filter((k) => k !== kept);
       clearTimeout(kept.timer);
       kept.worker.ref();
       return kept.worker;
     }
-    const worker = spawn();
+    const worker = spawn(heapMb);
+    this.heapOf.set(worker, heapMb);
     // A worker must never emit 'error' with nobody listening (that would end the process): idle ones are dropped.
     worker.on('error', () => this.drop(worker));
     worker.on('exit', () => this.drop(worker));
@@ -43,7 +47,7 @@ class ConvertWorkers {
     worker.unref();
     const timer = setTimeout(() => this.drop(worker, true), IDLE_MS);
     timer.unref();
-    this.idle.push({ worker, timer });
+    this.idle.push({ worker, heapMb: this.heapOf.get(worker)!, timer });
   }
 
   private drop(worker: Worker, terminate = false): void {
@@ -54,12 +58,16 @@ class ConvertWorkers {
   }
 }
 
-/** The worker's entry beside this file: compiled JavaScript, or TypeScript loaded through tsx (tests, benches). */
-function spawn(): Worker {
+/**
+ * The worker's entry beside this file: compiled JavaScript, or TypeScript loaded through tsx (tests, benches). Its
+ * heap is capped: past the cap V8 ends the worker (ERR_WORKER_OUT_OF_MEMORY), which fails its file, not the process.
+ */
+function spawn(heapMb: number): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: heapMb };
   const entry = path.join(__dirname, `convert-worker${path.extname(__filename)}`);
-  if (!entry.endsWith('.ts')) return new Worker(entry);
+  if (!entry.endsWith('.ts')) return new Worker(entry, { resourceLimits });
   const tsx = require.resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, { eval: true });
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, { eval: true, resourceLimits });
 }
 
 const workers = new ConvertWorkers();
@@ -84,10 +92,18 @@ export async function readInWorker(
   input: AsyncIterable<Buffer>,
   opts: WorkerReadOptions,
 ): Promise<FileResult> {
-  const worker = workers.acquire();
+  const worker = workers.acquire(opts.limits.conversionHeapMb);
   const inbox = new Inbox<FromWorker>();
   const onMessage = (m: FromWorker) => inbox.push(m);
-  const onError = (err: Error) => inbox.fail(new IngestError(file, `conversion failed: ${err.message}`));
+  const onError = (err: Error & { code?: string }) =>
+    inbox.fail(
+      new IngestError(
+        file,
+        err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `converting it needs more than the ${opts.limits.conversionHeapMb} MiB of memory a file may use (objects with very many properties or edges); nothing of it was written`
+          : `conversion failed: ${err.message}`,
+      ),
+    );
   const onExit = (code: number) => inbox.fail(new IngestError(file, `conversion stopped (exit code ${code})`));
   worker.on('message', onMessage).on('error', onError).on('exit', onExit);
   const post = (m: ToWorker, transfer?: ArrayBuffer[]) => worker.postMessage(m, transfer);

@@ -61,6 +61,11 @@ export interface IngestLimits extends SplitterLimits {
    * 20,000 rows of objects carrying megabyte-long values would otherwise be held at once (an upload may be 4 GiB).
    */
   batchBytes: number;
+  /**
+   * The V8 old-space cap of a conversion worker, in MiB: a file that needs more fails ("conversion failed"), and
+   * nothing of it is written, before it can take the process's memory. Sized for the item and batch bounds above.
+   */
+  conversionHeapMb: number;
 }
 
 export const DEFAULT_LIMITS: IngestLimits = {
@@ -68,4 +73,5 @@ export const DEFAULT_LIMITS: IngestLimits = {
   maxPropertyBytes: 1024 * 1024,
   maxDecompressedBytes: 16 * 1024 * 1024 * 1024,
   batchBytes: 64 * 1024 * 1024,
+  conversionHeapMb: 1024,
 };

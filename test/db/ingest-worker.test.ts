@@ -132,6 +132,32 @@ describe('ingest with conversion in a worker thread', () => {
     expect([...spools()].filter((d) => !before.has(d))).toEqual([]);
   });
 
+  it('fails a file whose conversion outgrows the worker heap cap, alone: nothing of it written', async () => {
+    // Objects with very many properties are the most memory per input byte (each one a hash table entry): within
+    // every size bound, 24 users of 25,000 properties (~3.5 MB) need more than 64 MiB once parsed and converted
+    // (8 of them fit).
+    const props = Object.fromEntries(Array.from({ length: 25_000 }, (_, k) => [`p${k}`, k]));
+    const wide = Array.from({ length: 24 }, (_, i) => ({ ObjectIdentifier: `S-1-5-21-78-${i}`, Properties: { name: `W${i}`, ...props } }));
+    const file = worker.write('wide.json', { data: wide, meta: { type: 'users', version: 6 } });
+    const small = worker.write('small.json', {
+      meta: { type: 'users' },
+      data: wide.slice(0, 1).map((u) => ({ ...u, Properties: { name: 'small' } })),
+    });
+    const limits = { conversionHeapMb: 64 };
+    const before = await worker.nodeCount();
+    // The cap leaves room for an ordinary file.
+    expect((await ingestPath(worker.store(), small, { now, limits })).errors).toEqual([]);
+    const t0 = Date.now();
+    const r = await ingestPath(worker.store(), file, { now, limits });
+    console.log('fail', Date.now() - t0);
+    expect(r.files).toEqual([]);
+    expect(r.errors.map((e) => e.message)).toEqual([
+      'wide.json: converting it needs more than the 64 MiB of memory a file may use (objects with very many properties or edges); nothing of it was written',
+    ]);
+    expect(await worker.nodeCount()).toBe(before + 1);
+    expect(await worker.store().nodeByObjectId('S-1-5-21-78-5')).toBeUndefined();
+  }, 60_000);
+
   it('hands OpenGraph files to the calling thread (their edges are resolved in the database)', async () => {
     const graph = { graph: { nodes: [{ id: 'A-1', kinds: ['Thing'], properties: { name: 'a' } }], edges: [] } };
     const [a, b] = await both(worker.write('og.json', JSON.stringify(graph)));
