@@ -13,6 +13,8 @@ import { IngestError, type FileResult, type IngestLimits } from './ingest-types.
  * half (~20–40 MB more peak RSS).
  */
 export const FLUSH_OBJECTS = 5000;
+/** Rows of a file's first batch (see CollectorReader.full). */
+const FIRST_BATCH_ROWS = (FLUSH_OBJECTS * 4) / 10;
 export const SUPPORTED = new Set([...Object.keys(FILE_KINDS), 'sessions', 'deleted', 'azure']);
 
 /** What a reader has converted since the last batch was taken. */
@@ -35,6 +37,8 @@ export class CollectorReader {
   rows: PendingRows = { nodes: [], edges: [], deletes: [] };
   /** Input bytes read since the last batch was taken (see IngestLimits.batchBytes). */
   private pendingBytes = 0;
+  /** Batches taken from this reader. */
+  private taken = 0;
   private spool: Spool | undefined; // items seen before "meta" (collectors may write it last)
   private readonly hintedType: string | undefined;
   private readonly sharphound: SharpHoundConverter;
@@ -81,14 +85,20 @@ export class CollectorReader {
     return this.rows.nodes.length + this.rows.edges.length + this.rows.deletes.length;
   }
 
-  /** Whether enough rows (or input bytes) are pending for a batch. */
+  /**
+   * Whether enough rows (or input bytes) are pending for a batch. A file's first batches are smaller, doubling up to
+   * the full size: the database has nothing to do until the first arrives (its transaction has begun), and while it
+   * writes one the next, twice as large, is read.
+   */
   full(): boolean {
     const n = this.pending();
-    return n >= FLUSH_OBJECTS * 4 || (this.pendingBytes >= this.limits.batchBytes && n > 0);
+    const rows = Math.min(FLUSH_OBJECTS * 4, FIRST_BATCH_ROWS * 2 ** this.taken);
+    return n >= rows || (this.pendingBytes >= this.limits.batchBytes && n > 0);
   }
 
   /** The pending rows, counted into the result; the reader starts a new batch. */
   takeRows(): PendingRows {
+    this.taken++;
     const rows = this.rows;
     this.result.nodes += rows.nodes.length;
     this.result.edges += rows.edges.length;
