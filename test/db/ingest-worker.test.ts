@@ -147,9 +147,7 @@ describe('ingest with conversion in a worker thread', () => {
     const before = await worker.nodeCount();
     // The cap leaves room for an ordinary file.
     expect((await ingestPath(worker.store(), small, { now, limits })).errors).toEqual([]);
-    const t0 = Date.now();
     const r = await ingestPath(worker.store(), file, { now, limits });
-    console.log('fail', Date.now() - t0);
     expect(r.files).toEqual([]);
     expect(r.errors.map((e) => e.message)).toEqual([
       'wide.json: converting it needs more than the 64 MiB of memory a file may use (objects with very many properties or edges); nothing of it was written',
