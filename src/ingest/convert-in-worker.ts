@@ -24,7 +24,8 @@ const YOUNG_MB = 96;
  * would cost more than it saves on small ones. Idle workers do not keep the process alive.
  */
 class ConvertWorkers {
-  private idle: { worker: Worker; heapMb: number; timer: NodeJS.Timeout }[] = [];
+  private idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
+  /** Each worker's heap cap (a file asks for its limits' cap). */
   private readonly heapOf = new WeakMap<Worker, number>();
 
   /** Workers kept for the next file. */
@@ -34,7 +35,7 @@ class ConvertWorkers {
 
   /** A worker whose heap is capped at `heapMb` MiB (a kept one when its cap is the same). */
   acquire(heapMb: number): Worker {
-    const kept = this.idle.find((k) => k.heapMb === heapMb);
+    const kept = this.idle.find((k) => this.heapOf.get(k.worker) === heapMb);
     if (kept) {
       this.idle = this.idle.filter((k) => k !== kept);
       clearTimeout(kept.timer);
@@ -54,7 +55,7 @@ class ConvertWorkers {
     worker.unref();
     const timer = setTimeout(() => this.drop(worker, true), IDLE_MS);
     timer.unref();
-    this.idle.push({ worker, heapMb: this.heapOf.get(worker)!, timer });
+    this.idle.push({ worker, timer });
   }
 
   private drop(worker: Worker, terminate = false): void {
