@@ -72,11 +72,13 @@ export async function prepareBatch(
     await tick(i);
   }
   const list = merge.result(edges as EdgeInput[]);
+  const ids = merge.endpointIds();
+  const slots = new EndpointSlots(ids.endpoints);
   for (let i = 0; i < list.length; i += SLICE_ROWS) {
     const n = Math.min(list.length, i + SLICE_ROWS) - i;
-    const slice = new EdgeSlice(kinds, n);
+    const slice = new EdgeSlice(kinds, n, slots);
     for (let j = 0; j < n; j++) {
-      slice.add(j, list[i + j]!);
+      slice.add(j, list[i + j]!, ids.start[i + j]!, ids.end[i + j]!);
       await tick(j);
     }
     out.edges.push(slice.done());
@@ -121,15 +123,36 @@ function propsText(p: Properties): string {
   return text;
 }
 
+/**
+ * A slice's index of each of the batch's endpoints, by the id the edge merge gave it (an array read where a map of
+ * object ids was hashed twice per edge); an entry counts only for the slice whose number it carries.
+ */
+class EndpointSlots {
+  readonly index: Int32Array;
+  readonly slice: Int32Array;
+  private slices = 0;
+
+  constructor(endpoints: number) {
+    this.index = new Int32Array(endpoints);
+    this.slice = new Int32Array(endpoints).fill(-1);
+  }
+
+  next(): number {
+    return this.slices++;
+  }
+}
+
 class EdgeSlice {
-  private readonly endpoints = new Map<string, number>();
   private readonly out: PreparedEdges;
   private readonly shared = new Map<Properties, number>();
+  private readonly no: number;
 
   constructor(
     private readonly kinds: KindTable,
     rows: number,
+    private readonly slots: EndpointSlots,
   ) {
+    this.no = slots.next();
     this.out = {
       endpoints: { objectids: [], kinds: [], seen: [] },
       start: new Int32Array(rows),
@@ -140,10 +163,11 @@ class EdgeSlice {
     };
   }
 
-  add(j: number, e: EdgeInput): void {
+  /** Adds edge `j` of the slice; `start` and `end` are its endpoints' ids from the edge merge. */
+  add(j: number, e: EdgeInput, start: number, end: number): void {
     const seen = e.properties.lastseen ?? null;
-    this.out.start[j] = this.endpoint(e.start, e.startKind, seen);
-    this.out.end[j] = this.endpoint(e.end, e.endKind, seen);
+    this.out.start[j] = this.endpoint(start, e.start, e.startKind, seen);
+    this.out.end[j] = this.endpoint(end, e.end, e.endKind, seen);
     this.out.kind[j] = this.kinds.index(e.kind);
     this.out.props[j] = this.props(e.properties);
   }
@@ -161,15 +185,19 @@ class EdgeSlice {
   }
 
   /** The endpoint's index; a later edge that gives it more specific kinds (a type besides the base) wins. */
-  private endpoint(objectid: string, kind: string | undefined, seen: unknown): number {
+  private endpoint(id: number, objectid: string, kind: string | undefined, seen: unknown): number {
     const kinds = this.kinds.endpointKinds(kind);
     const ep = this.out.endpoints;
-    let i = this.endpoints.get(objectid);
-    if (i === undefined) {
-      this.endpoints.set(objectid, (i = ep.objectids.push(objectid) - 1));
+    let i: number;
+    if (this.slots.slice[id] !== this.no) {
+      this.slots.slice[id] = this.no;
+      this.slots.index[id] = i = ep.objectids.push(objectid) - 1;
       ep.kinds.push(kinds);
       ep.seen.push(seen === null || seen === undefined ? null : typeof seen === 'string' ? seen : JSON.stringify(seen));
-    } else if (!ep.kinds[i]!.includes(',') && kinds.includes(',')) ep.kinds[i] = kinds;
+    } else {
+      i = this.slots.index[id]!;
+      if (!ep.kinds[i]!.includes(',') && kinds.includes(',')) ep.kinds[i] = kinds;
+    }
     return i;
   }
 }
