@@ -59,7 +59,7 @@ export interface Queryable {
    * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server. PGlite's socket
    * loses protocol sync on COPY, so there it is absent and callers fall back to parameterised statements.
    */
-  copyFrom?(sql: string, chunks: Iterable<string>): Promise<number>;
+  copyFrom?(sql: string, chunks: Iterable<string | Buffer>): Promise<number>;
 }
 
 export interface DatabaseOptions {
@@ -270,7 +270,7 @@ export class Database implements Queryable {
     }
   }
 
-  private async copy(conn: Connection, sql: string, chunks: Iterable<string>): Promise<number> {
+  private async copy(conn: Connection, sql: string, chunks: Iterable<string | Buffer>): Promise<number> {
     const done = enqueue(conn, async () => {
       const stream = conn.client.query(copyStreams.from(sql));
       await pipeline(Readable.from(chunks, { objectMode: false }), stream);

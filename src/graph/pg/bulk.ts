@@ -3,6 +3,7 @@ import type { Properties } from '../model.js';
 import type { PreparedEdges, PreparedNodes } from '../prepared.js';
 import { AppError, conflict } from '../../errors.js';
 import * as SQL from './bulk-sql.js';
+import { EdgeCopyRows } from './copy-rows.js';
 
 /**
  * The bulk write path of the PostgreSQL graph store: rows go into per-transaction staging tables with
@@ -46,8 +47,12 @@ export function copyJsonText(json: string): string {
  */
 export class BatchKinds {
   private readonly lists = new Map<string, { ids: number[]; text: string }>();
+  /** Per index, the id as an edge row's kind column with the tabs around it (`\t12\t`). */
+  readonly columns: readonly Buffer[];
 
-  constructor(readonly ids: readonly number[]) {}
+  constructor(readonly ids: readonly number[]) {
+    this.columns = ids.map((id) => Buffer.from(`\t${id}\t`));
+  }
 
   list(indexes: string): { ids: number[]; text: string } {
     let l = this.lists.get(indexes);
@@ -90,15 +95,13 @@ function unresolved(known: Known | undefined, kindIds: readonly number[]): boole
   return !known || (known.k.length <= 1 && !kindIds.every((k) => known.k.includes(k)));
 }
 
-/** Fills `lines` for the rows given (all when undefined) whose line can be formed; returns the rows left. */
-function encode(lines: string[], rows: readonly number[] | undefined, line: (j: number) => string | undefined): number[] {
+/** Writes the rows given (0…count-1 when undefined) that can be written yet; returns the rows left. */
+function encode(rows: readonly number[] | undefined, count: number, write: (j: number) => boolean): number[] {
   const left: number[] = [];
-  const n = rows ? rows.length : lines.length;
+  const n = rows ? rows.length : count;
   for (let x = 0; x < n; x++) {
     const j = rows ? rows[x]! : x;
-    const l = line(j);
-    if (l) lines[j] = l;
-    else left.push(j);
+    if (!write(j)) left.push(j);
   }
   return left;
 }
@@ -184,19 +187,22 @@ export class Stager {
     const resolving = fresh.length ? resolve(fresh) : undefined;
     resolving?.catch(() => undefined); // awaited below, after the merges
     // While the database merges and resolves, the rows whose endpoints are known already are encoded, so the COPY
-    // below is fed at once and the database never waits for the encoder.
-    const props = slice.propTexts.map(copyJsonText);
-    const line = (j: number) => {
+    // below is fed at once and the database never waits for the encoder. Rows go in any order.
+    const props = slice.propTexts.map((p) => Buffer.from(copyJsonText(p)));
+    const rows = new EdgeCopyRows();
+    const write = (j: number) => {
       const s = idOf[slice.start[j]!]!;
       const t = idOf[slice.end[j]!]!;
-      return s && t ? `${s}\t${t}\t${kinds.ids[slice.kind[j]!]}\t${props[slice.props[j]!]}\n` : undefined;
+      if (!s || !t) return false;
+      rows.add(s, t, kinds.columns[slice.kind[j]!]!, props[slice.props[j]!]!);
+      return true;
     };
-    const lines: string[] = new Array<string>(slice.start.length);
-    const waiting = encode(lines, undefined, line);
+    const count = slice.start.length;
+    const waiting = encode(undefined, count, write);
     // The rows of the batch's own nodes are encoded once the merges answer, while the look-up still runs.
     await merged;
     for (const i of merging) idOf[i] = this.known.get(ep.objectids[i]!)!.id;
-    const unresolvedRows = encode(lines, waiting, line);
+    const unresolvedRows = encode(waiting, count, write);
     // A node of the batch an edge would give a type it lacks goes to the look-up after all (rare).
     const typing = merging.filter((i) => unresolved(this.known.get(ep.objectids[i]!), kinds.list(ep.kinds[i]!).ids));
     const looked = [...fresh, ...typing];
@@ -208,14 +214,15 @@ export class Stager {
     // An endpoint that did not resolve even then was created by another writer and deleted again while this batch
     // resolved it (a node deleted earlier is simply created again): its edges cannot be written, and the file fails
     // rather than lose them.
-    const lost = encode(lines, unresolvedRows, line).length;
+    const lost = encode(unresolvedRows, count, write).length;
     if (lost) {
       throw conflict(
         'ingest',
         `${lost} edge(s) point at a node another writer deleted while this file was being written; nothing of the file was written: upload it again.`,
       );
     }
-    if (!(this.direct && (await this.copyDirect(lines)))) await this.mergeById(lines, (l) => l);
+    const chunks = rows.chunks();
+    if (!(this.direct && (await this.copyDirect(chunks)))) await this.mergeRows(chunks);
   }
 
   /**
@@ -224,14 +231,11 @@ export class Stager {
    * an existing edge fails on the unique index; it is rolled back to the savepoint and merged instead, and the rest
    * of the transaction merges (a re-upload of the same data would fail every batch).
    */
-  private async copyDirect(lines: readonly string[]): Promise<boolean> {
+  private async copyDirect(chunks: readonly Buffer[]): Promise<boolean> {
     // The COPY is queued on the connection behind the savepoint rather than sent once this thread has seen the
     // savepoint's answer: the database goes from one to the other without waiting for a busy event loop.
     const savepoint = this.q.query(SQL.SAVEPOINT);
-    const copying = this.q.copyFrom(
-      SQL.COPY_GRAPH_EDGES,
-      chunks(lines, (l) => l),
-    );
+    const copying = this.q.copyFrom(SQL.COPY_GRAPH_EDGES, chunks);
     copying.catch(() => undefined); // awaited below, after the savepoint
     try {
       await savepoint;
@@ -250,11 +254,16 @@ export class Stager {
   }
 
   async edgesById(rows: readonly StagedEdgeById[]): Promise<void> {
-    await this.mergeById(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`);
+    await this.mergeRows(chunks(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`));
   }
 
-  private async mergeById<T>(rows: readonly T[], encode: (row: T) => string): Promise<void> {
-    await this.stage(SQL.COPY_EDGES_BY_ID, rows, encode);
+  /** Edge rows in COPY text (start, end, kind ids, properties) staged, then merged into the graph. */
+  private async mergeRows(rows: Iterable<string | Buffer>): Promise<void> {
+    if (!this.created) {
+      await this.q.query(SQL.CREATE_STAGING);
+      this.created = true;
+    }
+    await this.q.copyFrom(SQL.COPY_EDGES_BY_ID, rows);
     await this.q.query(SQL.MERGE_EDGES_BY_ID);
     await this.q.query(SQL.CLEAR_EDGES_BY_ID);
   }
@@ -270,14 +279,5 @@ export class Stager {
    */
   private bound(): void {
     if (this.known.size > this.maxKnown) this.known.clear();
-  }
-
-  /** COPYs rows into a staging table, creating the tables on first use. */
-  private async stage<T>(copy: string, rows: readonly T[], encode: (row: T) => string): Promise<void> {
-    if (!this.created) {
-      await this.q.query(SQL.CREATE_STAGING);
-      this.created = true;
-    }
-    await this.q.copyFrom(copy, chunks(rows, encode));
   }
 }
