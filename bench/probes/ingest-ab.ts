@@ -14,7 +14,7 @@ import { tierFiles } from './tier-files';
  *
  * PROBE_A_ARGS / PROBE_B_ARGS: node flags of each side; PROBE_A_ROOT / PROBE_B_ROOT: the checkout whose
  * bench/ingest-child.ts each side runs (a `git worktree` of an earlier revision for a before/after); PROBE_ROUNDS
- * (3) pairs; PROBE_DIR: the files of `gas generate --tier M --out DIR`. Without BENCH_DATABASE_URL both sides ingest
+ * (3) pairs; PROBE_TOGETHER=1 runs each pair at the same time; PROBE_DIR: the files of `gas generate --tier M --out DIR`. Without BENCH_DATABASE_URL both sides ingest
  * into embedded PGlite, whose CPU is then this process's and is not reported.
  */
 interface Side {
@@ -54,18 +54,23 @@ async function main(): Promise<void> {
   const sides = [side('A'), side('B')];
   const runs: Record<string, Run[]> = { A: [], B: [] };
   const rounds = Number(process.env.PROBE_ROUNDS ?? 3);
-  for (let round = 0; round < rounds; round++) {
-    // Alternate which side goes first, so neither always follows the other's autovacuum.
-    for (const s of round % 2 ? [...sides].reverse() : sides) {
-      const target = await benchDatabase(`_ab${s.name.toLowerCase()}${round}`);
-      try {
-        const r = await ingest(s, target.url, files);
-        runs[s.name]!.push(r);
-        console.error(JSON.stringify({ round, side: s.name, ...r }));
-      } finally {
-        await target.close();
-      }
+  const together = process.env.PROBE_TOGETHER === '1';
+  const one = async (s: Side, round: number) => {
+    const target = await benchDatabase(`_ab${s.name.toLowerCase()}${round}`);
+    try {
+      const r = await ingest(s, target.url, files);
+      runs[s.name]!.push(r);
+      console.error(JSON.stringify({ round, side: s.name, ...r }));
+    } finally {
+      await target.close();
     }
+  };
+  for (let round = 0; round < rounds; round++) {
+    // Together: both ingests at once, so a change in the machine's speed falls on both alike (each then shares the
+    // cores with the other's client and server too: compare their CPU, not their wall time with a lone ingest's).
+    if (together) await Promise.all(sides.map((s) => one(s, round)));
+    // Alternate which side goes first, so neither always follows the other's autovacuum.
+    else for (const s of round % 2 ? [...sides].reverse() : sides) await one(s, round);
   }
   const summary = (s: Side) => {
     const rs = runs[s.name]!;
