@@ -50,9 +50,9 @@ export async function prepareBatch(
 ): Promise<PreparedBatch> {
   const kinds = new KindTable();
   const out: PreparedBatch = { kinds: kinds.names, nodes: [], edges: [] };
-  const tick = async (i: number) => {
-    if (pause && i % PAUSE_EVERY === PAUSE_EVERY - 1) await pause();
-  };
+  // Whether to pause after row i, checked before awaiting anything: an await per row (a promise and a microtask turn
+  // each, 1.9 million at tier M) was an eighth of the conversion worker's CPU, where nothing pauses at all.
+  const due = (i: number) => pause !== undefined && i % PAUSE_EVERY === PAUSE_EVERY - 1;
   const merged = nodes?.length ? mergeNodes(nodes as NodeInput[]) : [];
   for (let i = 0; i < merged.length; i += SLICE_ROWS) {
     const slice: PreparedNodes = { objectids: [], kinds: [], properties: [] };
@@ -61,7 +61,7 @@ export async function prepareBatch(
       slice.objectids.push(n.objectid);
       slice.kinds.push(n.kinds.map((k) => kinds.index(k)).join(','));
       slice.properties.push(JSON.stringify(boundProperties(n.properties)));
-      await tick(j);
+      if (due(j)) await pause!();
     }
     out.nodes.push(slice);
   }
@@ -69,7 +69,7 @@ export async function prepareBatch(
   const merge = new EdgeMerge();
   for (let i = 0; i < edges.length; i++) {
     merge.add(edges[i]!);
-    await tick(i);
+    if (due(i)) await pause!();
   }
   const list = merge.result(edges as EdgeInput[]);
   const ids = merge.endpointIds();
@@ -79,7 +79,7 @@ export async function prepareBatch(
     const slice = new EdgeSlice(kinds, n, slots);
     for (let j = 0; j < n; j++) {
       slice.add(j, list[i + j]!, ids.start[i + j]!, ids.end[i + j]!);
-      await tick(j);
+      if (due(j)) await pause!();
     }
     out.edges.push(slice.done());
   }
