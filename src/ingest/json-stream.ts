@@ -64,6 +64,8 @@ const QUOTE = 0x22,
   COMMA = 0x2c,
   COLON = 0x3a,
   NEWLINE = 0x0a;
+/** Strings up to this many bytes inside a captured value are walked in JavaScript (see skipInside). */
+const SHORT_STRING = 64;
 /** Where `byte` next occurs in `chunk` from `from` on, or the chunk's length. */
 const nextIndex = (chunk: Buffer, byte: number, from: number) => {
   const at = chunk.indexOf(byte, from);
@@ -161,6 +163,10 @@ export class JsonItemSplitter {
         i = end;
         if (i === chunk.length) break;
       }
+      if (!this.inString && this.capture && this.stack.length > this.capture.depth) {
+        i = this.skipInside(chunk, i);
+        if (i === chunk.length) break;
+      }
       const b = chunk[i]!;
       if (b === NEWLINE) this.line++;
       if (this.inString) {
@@ -250,6 +256,41 @@ export class JsonItemSplitter {
       this.capture.parts.push(part);
     }
     this.offset += chunk.length;
+  }
+
+  /**
+   * Inside a captured value, below its own level: what matters there is nesting, line breaks and where strings end,
+   * and JSON.parse checks the rest once the value is complete. Walks from `i` over nested brackets and short strings
+   * in one tight loop; returns where the usual path must take over: the value's own closing bracket, a mismatched
+   * one, a string that is long, escaped across a line or not closed in this chunk, or the chunk's end.
+   */
+  private skipInside(chunk: Buffer, i: number): number {
+    const stack = this.stack;
+    const own = this.capture!.depth + 1;
+    const max = this.limits.maxDepth;
+    const n = chunk.length;
+    for (; i < n; i++) {
+      const b = chunk[i]!;
+      if (b === QUOTE) {
+        // A short string is walked here; anything else goes to the usual path, which finds its end natively.
+        const stop = Math.min(n, i + SHORT_STRING);
+        let j = i + 1;
+        while (j < stop) {
+          const c = chunk[j]!;
+          if (c === QUOTE || c === NEWLINE) break;
+          j += c === BACKSLASH ? 2 : 1;
+        }
+        if (j >= stop || chunk[j] !== QUOTE) return i;
+        i = j;
+      } else if (b === LBRACE || b === LBRACKET) {
+        if (stack.length >= max) return i;
+        stack.push(b);
+      } else if (b === RBRACE || b === RBRACKET) {
+        if (stack.length <= own || (stack[stack.length - 1] === LBRACE) !== (b === RBRACE)) return i;
+        stack.pop();
+      } else if (b === NEWLINE) this.line++;
+    }
+    return i;
   }
 
   /** Call after the last chunk; throws if the document is incomplete. */

@@ -70,6 +70,28 @@ describe('streaming JSON splitter', () => {
   it('counts lines for error positions', () => {
     expect(() => split('{\n"data": [\n{"a": 1},\n{"a": tru}\n]}')).toThrow(/line 4/);
   });
+
+  it('walks inside items alike for strings around the short-string bound, escapes at its edge and any chunking', () => {
+    // Strings of 0–140 bytes, some with escaped quotes and backslashes where the walk's window ends, in pretty-printed
+    // nested items: every item must come out as JSON.parse reads the whole document, and an error after them keeps
+    // its line.
+    const strings = Array.from({ length: 141 }, (_, n) => 'a'.repeat(n));
+    for (const n of [62, 63, 64, 65, 66]) strings.push('b'.repeat(n - 2) + '\\"', 'c'.repeat(n - 1) + '\\', '{'.repeat(n) + ']');
+    const data = strings.map((v, i) => ({ i, v, nested: [[{ v, w: [] }], {}], tail: i % 2 === 0 }));
+    const doc = JSON.stringify({ data, meta: { type: 'users' } }, null, 1);
+    for (const size of [1, 3, 64, 65, 1 << 16]) expect(split(doc, size).items).toEqual(data);
+    const lines = doc.split('\n').length;
+    const broken = doc.replace(/\n}$/, ',\n"x": [{"a": [1}]\n}');
+    for (const size of [5, 1 << 16]) expect(() => split(broken, size)).toThrow(new RegExp(`unexpected "}" at line ${lines},`));
+  });
+
+  it('refuses brackets that do not match and nesting past the limit inside an item', () => {
+    expect(() => split('{"data": [{"a": [1, {"b": 2]}]}')).toThrow(/unexpected "]"/);
+    const deep = (n: number) => `{"data": [${'['.repeat(n)}${']'.repeat(n)}]}`;
+    const splitter = () => new JsonItemSplitter({ meta: () => undefined, item: () => undefined }, { maxDepth: 10 });
+    expect(() => splitter().push(Buffer.from(deep(8)))).not.toThrow();
+    expect(() => splitter().push(Buffer.from(deep(9)))).toThrow(/nested deeper than the limit of 10/);
+  });
 });
 
 describe('streaming JSON splitter strictness', () => {
