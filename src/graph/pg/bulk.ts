@@ -90,9 +90,10 @@ interface Known {
 const MAX_KNOWN = 150_000;
 
 /** Whether an endpoint must go through the database: unknown, or a placeholder the edge would give a type. */
-function unresolved(known: Known | undefined, kindIds: readonly number[]): boolean {
-  // TYPE_PLACEHOLDERS only touches nodes with at most one kind that lack one of the edge's kinds.
-  return !known || (known.k.length <= 1 && !kindIds.every((k) => known.k.includes(k)));
+function unresolved(known: Known | undefined, kinds: BatchKinds, list: string): boolean {
+  // TYPE_PLACEHOLDERS only touches nodes with at most one kind that lack one of the edge's kinds. The edge's kinds
+  // are looked up only then: most endpoints are known typed nodes.
+  return !known || (known.k.length <= 1 && !kinds.list(list).ids.every((k) => known.k.includes(k)));
 }
 
 /** Writes the rows given (0…count-1 when undefined) that can be written yet; returns the rows left. */
@@ -176,7 +177,7 @@ export class Stager {
         merging.push(i);
         continue;
       }
-      if (unresolved(known, kinds.list(ep.kinds[i]!).ids)) fresh.push(i);
+      if (unresolved(known, kinds, ep.kinds[i]!)) fresh.push(i);
     }
     const resolve = (which: readonly number[]) =>
       this.q.query<{ o: string; id: number; k: number[] }>(SQL.RESOLVE_ENDPOINTS, [
@@ -204,7 +205,7 @@ export class Stager {
     for (const i of merging) idOf[i] = this.known.get(ep.objectids[i]!)!.id;
     const unresolvedRows = encode(waiting, count, write);
     // A node of the batch an edge would give a type it lacks goes to the look-up after all (rare).
-    const typing = merging.filter((i) => unresolved(this.known.get(ep.objectids[i]!), kinds.list(ep.kinds[i]!).ids));
+    const typing = merging.filter((i) => unresolved(this.known.get(ep.objectids[i]!), kinds, ep.kinds[i]!));
     const looked = [...fresh, ...typing];
     if (resolving) this.learn(await resolving);
     if (typing.length) this.learn(await resolve(typing));
