@@ -43,60 +43,51 @@ export function mergeNodes(nodes: NodeInput[]): NodeInput[] {
   return [...out.values()];
 }
 
-/** Distinct endpoints and kinds a batch may hold for its edge keys to be numbers (2^21 × 2^21 × 2^11 < 2^53). */
-const MAX_KEYED_ENDPOINTS = 1 << 21;
-const MAX_KEYED_KINDS = 1 << 11;
-
 /**
  * One input per (start, end, kind): properties merged, the most specific endpoint kinds kept. Inputs are never
  * changed: an edge is copied only when a second one with its key turns up (rare), and a batch without repeats
  * comes back as it is. Fed edge by edge, so a caller may pause between slices of a large batch.
  *
- * An edge's key is a number made of its endpoints' and kind's first-seen order rather than a string joined from
- * the object ids: a joined key (~100 characters) was made and hashed once per edge, ~0.6 µs and as much garbage
- * (a tier-M ingest merges 1.8 million edges). The object ids' own hashes are kept by V8 with each string.
+ * Object ids and kinds are numbered in first-seen order (V8 keeps a string's hash with it), and edges are found by
+ * those three numbers in an open-addressing table of typed arrays: a key string joined from the object ids
+ * (~100 characters) was made and hashed once per edge, ~0.6 µs and as much garbage (tier M merges 1.8 million).
  */
 export class EdgeMerge {
-  private readonly out = new Map<number | string, EdgeInput>();
-  private readonly copies = new Set<EdgeInput>();
-  private readonly ids = new Map<string, number>();
-  private readonly kinds = new Map<string, number>();
-  /** Per merged edge, in the order of result(): its endpoints' ids (first-seen order among the batch's object ids). */
+  /** The merged edges in first-seen order, and per edge its endpoints' and kind's numbers. */
+  private readonly list: EdgeInput[] = [];
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
+  private readonly kindOf: number[] = [];
+  /** Open addressing: each slot holds 1 + an index into `list`, or 0 when empty. Kept at most half full. */
+  private slots = new Int32Array(1024);
+  private readonly copied = new Set<number>();
+  private readonly ids = new Map<string, number>();
+  private readonly kinds = new Map<string, number>();
   private added = 0;
-  private joined = false;
-
-  /** The bounds are parameters for tests only. */
-  constructor(
-    private readonly maxEndpoints = MAX_KEYED_ENDPOINTS,
-    private readonly maxKinds = MAX_KEYED_KINDS,
-  ) {}
 
   add(e: EdgeInput): void {
     this.added++;
     const s = intern(this.ids, e.start);
     const t = intern(this.ids, e.end);
-    const key = this.key(s, t, intern(this.kinds, e.kind));
-    let seen = this.out.get(key);
-    if (!seen) {
-      this.out.set(key, e);
-      this.starts.push(s);
-      this.ends.push(t);
-      return;
+    const k = intern(this.kinds, e.kind);
+    const mask = this.slots.length - 1;
+    let slot = hash(s, t, k) & mask;
+    for (let at = this.slots[slot]!; at !== 0; at = this.slots[slot]!) {
+      const i = at - 1;
+      if (this.starts[i] === s && this.ends[i] === t && this.kindOf[i] === k) return this.repeat(i, e);
+      slot = (slot + 1) & mask;
     }
-    if (!this.copies.has(seen)) {
-      this.out.set(key, (seen = { ...seen, properties: { ...seen.properties } }));
-      this.copies.add(seen);
-    }
-    Object.assign(seen.properties, e.properties);
-    if (!seen.startKind || seen.startKind === 'Base') seen.startKind = e.startKind;
-    if (!seen.endKind || seen.endKind === 'Base') seen.endKind = e.endKind;
+    this.list.push(e);
+    this.starts.push(s);
+    this.ends.push(t);
+    this.kindOf.push(k);
+    this.slots[slot] = this.list.length;
+    if (this.list.length * 2 > this.slots.length) this.grow();
   }
 
   /** The merged edges; `edges` itself when it is what was added and nothing repeated. */
   result(edges: EdgeInput[]): EdgeInput[] {
-    return this.out.size === this.added && edges.length === this.added ? edges : [...this.out.values()];
+    return this.list.length === this.added && edges.length === this.added ? edges : this.list;
   }
 
   /**
@@ -107,18 +98,35 @@ export class EdgeMerge {
     return { start: this.starts, end: this.ends, endpoints: this.ids.size };
   }
 
-  private key(s: number, t: number, k: number): number | string {
-    if (!this.joined && (this.ids.size > this.maxEndpoints || this.kinds.size > this.maxKinds)) this.joinKeys();
-    return this.joined ? `${s}:${t}:${k}` : (s * this.maxEndpoints + t) * this.maxKinds + k;
+  private repeat(i: number, e: EdgeInput): void {
+    let seen = this.list[i]!;
+    if (!this.copied.has(i)) {
+      this.list[i] = seen = { ...seen, properties: { ...seen.properties } };
+      this.copied.add(i);
+    }
+    Object.assign(seen.properties, e.properties);
+    if (!seen.startKind || seen.startKind === 'Base') seen.startKind = e.startKind;
+    if (!seen.endKind || seen.endKind === 'Base') seen.endKind = e.endKind;
   }
 
-  /** Past the bounds (a batch of millions of distinct endpoints) keys are strings, those of the edges before too. */
-  private joinKeys(): void {
-    this.joined = true;
-    const kept = [...this.out.values()];
-    this.out.clear();
-    for (const e of kept) this.out.set(this.key(this.ids.get(e.start)!, this.ids.get(e.end)!, this.kinds.get(e.kind)!), e);
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let i = 0; i < this.list.length; i++) {
+      let slot = hash(this.starts[i]!, this.ends[i]!, this.kindOf[i]!) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = i + 1;
+    }
+    this.slots = slots;
   }
+}
+
+/** Mixes three small integers into 32 bits (multiplicative hashing; the table keeps the low bits). */
+function hash(s: number, t: number, k: number): number {
+  let h = Math.imul(s, 0x9e3779b1) ^ Math.imul(t + 0x7f4a7c15, 0x85ebca77) ^ Math.imul(k + 1, 0xc2b2ae3d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  return h ^ (h >>> 13);
 }
 
 function intern(ids: Map<string, number>, name: string): number {
