@@ -278,7 +278,10 @@ export class JsonItemSplitter {
         while (j < stop) {
           const c = chunk[j]!;
           if (c === QUOTE || c === NEWLINE) break;
-          j += c === BACKSLASH ? 2 : 1;
+          if (c !== BACKSLASH) j++;
+          else if (chunk[j + 1] === NEWLINE)
+            break; // an escaped line break still counts as a line
+          else j += 2;
         }
         if (j >= stop || chunk[j] !== QUOTE) return i;
         i = j;

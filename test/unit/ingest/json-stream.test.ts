@@ -85,6 +85,11 @@ describe('streaming JSON splitter', () => {
     for (const size of [5, 1 << 16]) expect(() => split(broken, size)).toThrow(new RegExp(`unexpected "}" at line ${lines},`));
   });
 
+  it('counts a line break after a backslash inside an item as a line, as the string path does', () => {
+    const doc = '{"data": [{"a": "x\\\n y", "b": [1,\n2]},\n{"c": tru}\n]}';
+    for (const size of [1, 4, 1 << 16]) expect(() => split(doc, size)).toThrow(/malformed data item.* at line 3,/);
+  });
+
   it('refuses brackets that do not match and nesting past the limit inside an item', () => {
     expect(() => split('{"data": [{"a": [1, {"b": 2]}]}')).toThrow(/unexpected "]"/);
     const deep = (n: number) => `{"data": [${'['.repeat(n)}${']'.repeat(n)}]}`;
