@@ -17,7 +17,11 @@ export function field(o: unknown, name: string): unknown {
   const obj = o as Obj;
   if (Object.hasOwn(obj, name)) return obj[name];
   let lower = lowerNames.get(name);
-  if (lower === undefined) lowerNames.set(name, (lower = name.toLowerCase()));
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    // Bounded, should a caller ever pass names taken from the data.
+    if (lowerNames.size < 256) lowerNames.set(name, lower);
+  }
   let found: unknown;
   for (const k in obj) if (k.length === lower.length && k.toLowerCase() === lower) found = obj[k];
   return found;
