@@ -137,4 +137,31 @@ describe('AD analysis rules', () => {
     };
     expect(await analyse(g, ['HasTrustKeys'])).toEqual([`${D} HasTrustKeys TRUSTACCT`]);
   });
+
+  it('GPOAppliesTo: an enforced link reaches through an OU that blocks inheritance, a plain link does not', async () => {
+    const g: SmallGraph = {
+      nodes: [
+        [D, 'Domain', { domainsid: D }],
+        ['BLOCKING', 'OU', { domainsid: D, blocksinheritance: true }],
+        ['OPEN', 'OU', { domainsid: D, blocksinheritance: false }],
+        ['ENFORCED', 'GPO', { domainsid: D }],
+        ['PLAIN', 'GPO', { domainsid: D }],
+        ...users('ALICE'),
+        ...computers('PC'),
+      ],
+      edges: [
+        `${D} Contains BLOCKING`,
+        `${D} Contains OPEN`,
+        'BLOCKING Contains ALICE',
+        'OPEN Contains PC',
+        [`ENFORCED GPLink ${D}`, { enforced: true }],
+        [`PLAIN GPLink ${D}`, { enforced: false }],
+      ],
+    };
+    expect(await analyse(g, ['GPOAppliesTo'])).toEqual([
+      'ENFORCED GPOAppliesTo ALICE',
+      'ENFORCED GPOAppliesTo PC',
+      'PLAIN GPOAppliesTo PC',
+    ]);
+  });
 });

@@ -6,11 +6,11 @@ import { useGraphDb } from '../helpers/graph';
 /**
  * A small graph for one analysis rule: nodes as [objectid, kind, properties], edges as "start Kind end" — the
  * notation of the harness drawings and of what `analyse` answers, so a scenario's input and its expected edges
- * read alike (object ids hold no spaces).
+ * read alike (object ids hold no spaces); an edge with properties as ["start Kind end", properties].
  */
 export interface SmallGraph {
   nodes: [string, string, Record<string, unknown>?][];
-  edges: string[];
+  edges: (string | [string, Record<string, unknown>])[];
 }
 
 /** Several parts (a PKI chain, a domain, a scenario's own nodes) as one graph. */
@@ -67,7 +67,9 @@ export async function load(db: Database, graph: SmallGraph): Promise<void> {
         properties: { objectid, name: objectid, ...props },
       })),
     );
-    await w.upsertEdges(graph.edges.map((e) => ({ ...parseEdge(e), properties: {} })));
+    await w.upsertEdges(
+      graph.edges.map((e) => (typeof e === 'string' ? { ...parseEdge(e), properties: {} } : { ...parseEdge(e[0]), properties: e[1] })),
+    );
   });
 }
 
