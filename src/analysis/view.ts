@@ -104,6 +104,13 @@ export const ANALYSIS_EDGE_KINDS = [
 ];
 
 /**
+ * The edge kinds whose properties analysis rules read (GPLink's enforced, the ACE flags Owns and WriteOwner carry
+ * on). Edges of the other kinds are loaded with an empty frozen object instead: a rule that starts reading another
+ * kind's properties must add it here.
+ */
+export const ANALYSIS_EDGE_PROPERTIES_OF = ['GPLink', 'OwnsRaw', 'WriteOwnerRaw'];
+
+/**
  * The part of the graph analysis works on, in memory: nodes with the properties above and edges of the kinds
  * above, indexed both ways. Edges analysis creates are added too, so later steps see earlier steps' results.
  */
@@ -124,7 +131,7 @@ export class AnalysisGraph {
     await store.scanNodes(ANALYSIS_PROPERTIES, (rows) => {
       for (const r of rows) g.addNode({ id: r.id, objectid: r.objectid, kinds: new Set(r.kinds), props: r.properties });
     });
-    for (const e of await store.edgesOfKinds(ANALYSIS_EDGE_KINDS)) g.addEdge(e);
+    for (const e of await store.edgesOfKinds(ANALYSIS_EDGE_KINDS, ANALYSIS_EDGE_PROPERTIES_OF)) g.addEdge(e);
     return g;
   }
 

@@ -95,8 +95,12 @@ export interface GraphStore {
   /** Id, object id, name and kinds only (sorting and paging lists without loading properties). */
   nodeSummaries(ids: readonly number[]): Promise<NodeSummary[]>;
   edgesByTriples(triples: readonly EdgeTriple[]): Promise<GraphEdge[]>;
-  /** Every edge of the given kinds with its properties (analysis inputs). */
-  edgesOfKinds(kinds: readonly string[]): Promise<GraphEdge[]>;
+  /**
+   * Every edge of the given kinds (analysis inputs) with its properties; with `propertiesOf`, only the edges of
+   * those kinds carry them, the others an empty frozen object (analysis reads three kinds' properties, and the
+   * rest's JSON was most of its load: ~1.5 M edges at tier M).
+   */
+  edgesOfKinds(kinds: readonly string[], propertiesOf?: readonly string[]): Promise<GraphEdge[]>;
   scanNodes(propertyKeys: readonly string[], onBatch: (rows: NodeScanRow[]) => void): Promise<void>;
   scanEdges(onBatch: (batch: EdgeScanBatch) => void): Promise<void>;
   /** Names of kind ids seen in scans (after a scan, or from the kind table). */

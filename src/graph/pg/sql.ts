@@ -113,8 +113,10 @@ select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId"
 from unnest($1::bigint[], $2::bigint[], $3::smallint[]) as t(s, e, k)
 join graph_edges e on e.start_id = t.s and e.end_id = t.e and e.kind_id = t.k`;
 
+// Properties only of the kinds in $2 (every kind when null); null for the others.
 export const EDGES_OF_KINDS = /* SQL */ `-- graph.edgesOfKinds
-select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", ${boundedProperties('e.properties')} as properties
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId",
+       case when $2::smallint[] is null or e.kind_id = any($2::smallint[]) then ${boundedProperties('e.properties')} end as properties
 from graph_edges e where e.kind_id = any($1::smallint[])`;
 
 // Keyset pages, rows as arrays: the path index loads millions of rows without building an object per row.

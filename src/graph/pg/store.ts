@@ -21,6 +21,8 @@ export interface GraphDb extends Queryable, CopyOutDb {
 const RELEASE_NODES = Symbol('releaseNodes');
 
 const SCAN_PAGE = 50_000;
+/** The properties of an edge read without them (edgesOfKinds): shared, so frozen. */
+const NO_PROPERTIES: Properties = Object.freeze({});
 
 interface NodeRow {
   id: number;
@@ -117,9 +119,10 @@ export class PgGraphStore implements GraphStore {
     return this.toEdges(rows);
   }
 
-  async edgesOfKinds(kinds: readonly string[]): Promise<GraphEdge[]> {
+  async edgesOfKinds(kinds: readonly string[], propertiesOf?: readonly string[]): Promise<GraphEdge[]> {
     const ids = [...(await this.kindIds(this.db, kinds)).values()];
-    return this.toEdges(await this.db.query(SQL.EDGES_OF_KINDS, [ids]));
+    const withProperties = propertiesOf ? [...(await this.kindIds(this.db, propertiesOf)).values()] : null;
+    return this.toEdges(await this.db.query(SQL.EDGES_OF_KINDS, [ids, withProperties]));
   }
 
   async scanNodes(propertyKeys: readonly string[], onBatch: (rows: NodeScanRow[]) => void): Promise<void> {
@@ -334,10 +337,16 @@ export class PgGraphStore implements GraphStore {
   }
 
   private async toEdges(
-    rows: { id: number; startId: number; endId: number; kindId: number; properties: Properties }[],
+    rows: { id: number; startId: number; endId: number; kindId: number; properties: Properties | null }[],
   ): Promise<GraphEdge[]> {
     if (rows.some((r) => !this.byId.has(r.kindId))) await this.loadKinds(this.db, true);
-    return rows.map((r) => ({ id: r.id, startId: r.startId, endId: r.endId, kind: this.byId.get(r.kindId)!, properties: r.properties }));
+    return rows.map((r) => ({
+      id: r.id,
+      startId: r.startId,
+      endId: r.endId,
+      kind: this.byId.get(r.kindId)!,
+      properties: r.properties ?? NO_PROPERTIES,
+    }));
   }
 }
 

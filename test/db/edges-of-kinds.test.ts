@@ -1,0 +1,34 @@
+import { useGraphDb } from '../helpers/graph';
+
+/** edgesOfKinds, as analysis loads its inputs: every edge of the kinds, properties only where asked for. */
+describe('edges of kinds', () => {
+  const g = useGraphDb();
+
+  beforeEach(async () => {
+    await g.store().write(async (w) => {
+      await w.upsertEdges([
+        { start: 'A', end: 'B', kind: 'GPLink', properties: { enforced: true } },
+        { start: 'A', end: 'C', kind: 'MemberOf', properties: { lastseen: 'x' } },
+        { start: 'B', end: 'C', kind: 'OwnsRaw', properties: { isacl: true } },
+        { start: 'C', end: 'A', kind: 'Contains', properties: { other: 1 } },
+      ]);
+    });
+  });
+
+  const byKind = (edges: { kind: string; properties: object }[]) =>
+    Object.fromEntries(edges.map((e) => [e.kind, e.properties]).sort(([a], [b]) => String(a).localeCompare(String(b))));
+
+  it('reads every property of every edge when no kinds are named for them', async () => {
+    const edges = await g.store().edgesOfKinds(['GPLink', 'MemberOf', 'OwnsRaw']);
+    expect(byKind(edges)).toEqual({ GPLink: { enforced: true }, MemberOf: { lastseen: 'x' }, OwnsRaw: { isacl: true } });
+  });
+
+  it('reads the properties of the kinds named only, the others as an empty frozen object', async () => {
+    const edges = await g.store().edgesOfKinds(['GPLink', 'MemberOf', 'OwnsRaw', 'Contains'], ['GPLink', 'OwnsRaw', 'NoSuchKind']);
+    expect(edges).toHaveLength(4);
+    expect(byKind(edges)).toEqual({ Contains: {}, GPLink: { enforced: true }, MemberOf: {}, OwnsRaw: { isacl: true } });
+    const bare = edges.find((e) => e.kind === 'MemberOf')!;
+    expect(Object.isFrozen(bare.properties)).toBe(true);
+    expect(Object.isFrozen(edges.find((e) => e.kind === 'GPLink')!.properties)).toBe(false);
+  });
+});
