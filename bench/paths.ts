@@ -8,7 +8,7 @@ import pg from 'pg';
 import { migrate } from '../src/db/migrate';
 import { benchDatabase, log, ratio } from './harness';
 import { sqlHarnessAllShortestPaths } from './paths-harness';
-import { collectGarbage, smoke, summarise } from './stats';
+import { settledMemory, smoke, summarise } from './stats';
 
 /**
  * All-shortest-paths on a random directed graph (70 % of edges into a hub set of n/20 nodes, as in the perf
@@ -40,13 +40,11 @@ export async function pathsBench(): Promise<Record<string, unknown>> {
     const loadMs = Date.now() - loadStarted;
     const graph = new PgGraphStore(store.db);
 
-    collectGarbage();
-    const memBefore = process.memoryUsage();
+    const memBefore = await settledMemory();
     const buildStarted = process.hrtime.bigint();
     const index = await GraphIndex.build(graph);
     const buildMs = Number(process.hrtime.bigint() - buildStarted) / 1e6;
-    collectGarbage();
-    const memAfter = process.memoryUsage();
+    const memAfter = await settledMemory();
     const retained = memAfter.heapUsed + memAfter.arrayBuffers - (memBefore.heapUsed + memBefore.arrayBuffers);
     // The baseline build in the same run: the store paging through edges with selects (no COPY), as before.
     const pagedStarted = process.hrtime.bigint();
