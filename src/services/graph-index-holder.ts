@@ -99,11 +99,14 @@ export class GraphIndexHolder {
   /**
    * After a local write: starts a rebuild now (queries keep the old index meanwhile). The promise settles when
    * an index at least as new as the write is in place, so a caller that must publish "done" only after paths
-   * reflect its write (the datapipe finishing jobs) can wait for it; it never rejects.
+   * reflect its write (the datapipe finishing jobs) can wait for it; it never rejects. With no index built or
+   * being built it builds none: the first current() builds from the graph as it is then (`gas ingest`, which
+   * never reads paths, built a whole index after the ingest and again after its analysis).
    */
   invalidate(): Promise<void> {
     this.checkedAt = 0;
     this.epochValue++;
+    if (!this.index && !this.building) return Promise.resolve();
     if (this.building) this.again = true;
     const settled = this.building ? this.building.catch(() => undefined).then(() => this.building ?? this.rebuild()) : this.rebuild();
     return settled.then(

@@ -78,6 +78,23 @@ describe('a started server', () => {
     expect(ends).toHaveLength(1);
   });
 
+  it('builds nothing when told of a write before any index was asked for, and builds the fresh graph when one is', async () => {
+    const { lines, log } = logged();
+    const store = new PgGraphStore(t.db);
+    const holder = new GraphIndexHolder(store, { checkIntervalMs: 0, log });
+    await store.write((w) => w.upsertNodes([{ objectid: 'S-1-5-21-9-3', kinds: ['Base', 'User'], properties: { name: 'B@WARM' } }]));
+    const epoch = holder.epoch;
+    await holder.invalidate(); // what `gas ingest` does after writing: nobody will read paths in that process
+    expect(holder.epoch).toBeGreaterThan(epoch); // memories of graph reads still move on
+    expect(holder.ready).toBe(false);
+    expect(lines).toEqual([]);
+    const index = await holder.current();
+    expect(index.dense((await store.nodeByObjectId('S-1-5-21-9-3'))!.id)).toBeGreaterThanOrEqual(0);
+    expect(lines.map((l) => l.msg)).toEqual(['graph index built']);
+    await holder.invalidate(); // with an index in hand, a write rebuilds it
+    expect(lines.map((l) => l.msg)).toEqual(['graph index built', 'graph index built']);
+  });
+
   it('ends a build under way when stopped, and starts no other', async () => {
     const { lines, log } = logged();
     const holder = new GraphIndexHolder(new PgGraphStore(t.db), { checkIntervalMs: 0, log });
