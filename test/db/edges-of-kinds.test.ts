@@ -31,4 +31,22 @@ describe('edges of kinds', () => {
     expect(Object.isFrozen(bare.properties)).toBe(true);
     expect(Object.isFrozen(edges.find((e) => e.kind === 'GPLink')!.properties)).toBe(false);
   });
+
+  it('adds no kind when a read or a removal names one the graph has never held', async () => {
+    const kindCount = async () => Number((await g.db().query<{ n: string }>('select count(*) as n from graph_kinds'))[0]!.n);
+    const before = await kindCount();
+    const store = g.store();
+    expect(await store.edgesOfKinds(['NoSuchKind'], ['AlsoUnknown'])).toEqual([]);
+    const [gplink] = await store.edgesOfKinds(['GPLink']);
+    expect(await store.edgesByTriples([{ startId: gplink!.startId, endId: gplink!.endId, kind: 'NoSuchTriple' }])).toEqual([]);
+    expect(await store.allShortestPaths(gplink!.startId, gplink!.endId, ['NoSuchPathKind'], 5)).toEqual([]);
+    await store.write(async (w) => {
+      expect(await w.deleteEdgesOfKinds(['NoSuchDeleted'])).toBe(0);
+      expect(await w.removeKindEverywhere('NoSuchRemoved')).toBe(0);
+    });
+    expect(await kindCount()).toBe(before);
+    // The known ones still read and write as before.
+    expect(await store.edgesByTriples([{ startId: gplink!.startId, endId: gplink!.endId, kind: 'GPLink' }])).toHaveLength(1);
+    expect(await store.allShortestPaths(gplink!.startId, gplink!.endId, ['GPLink'], 5)).toHaveLength(1);
+  });
 });

@@ -108,20 +108,20 @@ export class PgGraphStore implements GraphStore {
 
   async edgesByTriples(triples: readonly EdgeTriple[]): Promise<GraphEdge[]> {
     if (!triples.length) return [];
-    const kindIds = await this.kindIds(
-      this.db,
-      triples.map((t) => t.kind),
-    );
+    const kindIds = await this.knownKindIdsOf(triples.map((t) => t.kind));
+    // A triple of a kind the graph has never held names no edge.
+    const known = triples.filter((t) => kindIds.has(t.kind));
+    if (!known.length) return [];
     const rows = await this.db.query<{ id: number; startId: number; endId: number; kindId: number; properties: Properties }>(
       SQL.EDGES_BY_TRIPLES,
-      [triples.map((t) => t.startId), triples.map((t) => t.endId), triples.map((t) => kindIds.get(t.kind)!)],
+      [known.map((t) => t.startId), known.map((t) => t.endId), known.map((t) => kindIds.get(t.kind)!)],
     );
     return this.toEdges(rows);
   }
 
   async edgesOfKinds(kinds: readonly string[], propertiesOf?: readonly string[]): Promise<GraphEdge[]> {
-    const ids = [...(await this.kindIds(this.db, kinds)).values()];
-    const withProperties = propertiesOf ? [...(await this.kindIds(this.db, propertiesOf)).values()] : null;
+    const ids = [...(await this.knownKindIdsOf(kinds)).values()];
+    const withProperties = propertiesOf ? [...(await this.knownKindIdsOf(propertiesOf)).values()] : null;
     return this.toEdges(await this.db.query(SQL.EDGES_OF_KINDS, [ids, withProperties]));
   }
 
@@ -148,7 +148,7 @@ export class PgGraphStore implements GraphStore {
 
   async scanEdges(onBatch: (batch: EdgeScanBatch) => void): Promise<void> {
     if (await scanEdgesByCopy(this.db, onBatch)) return;
-    const gplink = (await this.kindIds(this.db, ['GPLink'])).get('GPLink') ?? -1;
+    const gplink = (await this.knownKindIdsOf(['GPLink'])).get('GPLink') ?? -1;
     let last = 0;
     for (;;) {
       const rows = await this.db.query<{ id: number; start_id: number; end_id: number; kind_id: number; case: number }>(SQL.SCAN_EDGES, [
@@ -173,7 +173,7 @@ export class PgGraphStore implements GraphStore {
   }
 
   async allShortestPaths(startId: number, endId: number, kinds: readonly string[] | null, maxDepth: number): Promise<EdgeTriple[][]> {
-    const kindIds = kinds ? [...(await this.kindIds(this.db, kinds)).values()] : null;
+    const kindIds = kinds ? [...(await this.knownKindIdsOf(kinds)).values()] : null;
     const rows = await this.db.query<{ path: number[] }>(SQL.ALL_SHORTEST_PATHS, [startId, endId, maxDepth, kindIds]);
     if (!rows.length) return [];
     const edgeIds = [...new Set(rows.flatMap((r) => r.path))];
@@ -239,12 +239,13 @@ export class PgGraphStore implements GraphStore {
         return objectids.length ? q.execute(SQL.DELETE_NODES, [objectids]) : 0;
       },
       deleteEdgesOfKinds: async (kinds: readonly string[]) => {
-        const ids = [...(await this.kindIds(q, kinds)).values()];
-        return q.execute(SQL.DELETE_EDGES_OF_KINDS, [ids]);
+        const ids = [...(await this.knownKindIdsOf(kinds, q)).values()];
+        return ids.length ? q.execute(SQL.DELETE_EDGES_OF_KINDS, [ids]) : 0;
       },
       removeKindEverywhere: async (kind: string) => {
         bulk?.forget();
-        return q.execute(SQL.REMOVE_KIND, [(await this.kindIds(q, [kind])).get(kind)]);
+        const id = (await this.knownKindIdsOf([kind], q)).get(kind);
+        return id === undefined ? 0 : q.execute(SQL.REMOVE_KIND, [id]);
       },
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
     };
@@ -310,6 +311,22 @@ export class PgGraphStore implements GraphStore {
   private knownKindIds(names: readonly string[]): number[] | undefined {
     const ids = names.map((n) => this.byName.get(n));
     return ids.every((id) => id !== undefined) ? (ids as number[]) : undefined;
+  }
+
+  /**
+   * Ids of the kind names the graph knows, for reads: an unknown name is left out (it matches nothing), never
+   * created, so a read leaves graph_kinds as it was. Kinds are read again first when one is missing (another
+   * process may have added it since).
+   */
+  private async knownKindIdsOf(names: Iterable<string>, q: Queryable = this.db): Promise<Map<string, number>> {
+    const wanted = [...new Set(names)];
+    if (wanted.some((n) => !this.byName.has(n))) await this.loadKinds(q, true);
+    const ids = new Map<string, number>();
+    for (const n of wanted) {
+      const id = this.byName.get(n);
+      if (id !== undefined) ids.set(n, id);
+    }
+    return ids;
   }
 
   /** Ids of kind names, creating missing kinds (inside the caller's transaction when there is one). */
