@@ -14,7 +14,7 @@ import { tierFiles } from './tier-files';
  *
  * PROBE_A_ARGS / PROBE_B_ARGS: node flags of each side; PROBE_A_ROOT / PROBE_B_ROOT: the checkout whose
  * bench/ingest-child.ts each side runs (a `git worktree` of an earlier revision for a before/after); PROBE_ROUNDS
- * (3) pairs; PROBE_TOGETHER=1 runs each pair at the same time; PROBE_DIR: the files of `gas generate --tier M --out DIR`. Without BENCH_DATABASE_URL both sides ingest
+ * (3) pairs; PROBE_A_ORDER / PROBE_B_ORDER: the order each side ingests the files in (see orderOf); PROBE_TOGETHER=1 runs each pair at the same time; PROBE_DIR: the files of `gas generate --tier M --out DIR`. Without BENCH_DATABASE_URL both sides ingest
  * into embedded PGlite, whose CPU is then this process's and is not reported.
  */
 interface Side {
@@ -47,6 +47,19 @@ function ingest(s: Side, url: string, files: string[]): Promise<Run> {
   );
 }
 
+/**
+ * Side `name`'s files: in PROBE_<name>_ORDER's order when given (file names without `.json`, comma-separated; the
+ * files it leaves out follow in the usual order), else in the usual one.
+ */
+function orderOf(name: string, files: string[]): string[] {
+  const order = process.env[`PROBE_${name}_ORDER`]?.split(',') ?? [];
+  const rank = (f: string) => {
+    const i = order.indexOf(path.basename(f, '.json'));
+    return i < 0 ? order.length : i;
+  };
+  return [...files].sort((x, y) => rank(x) - rank(y));
+}
+
 async function main(): Promise<void> {
   const dir = process.env.PROBE_DIR ?? '/tmp/tierM';
   const files = tierFiles(dir).map(([, file]) => file);
@@ -58,7 +71,7 @@ async function main(): Promise<void> {
   const one = async (s: Side, round: number) => {
     const target = await benchDatabase(`_ab${s.name.toLowerCase()}${round}`);
     try {
-      const r = await ingest(s, target.url, files);
+      const r = await ingest(s, target.url, orderOf(s.name, files));
       runs[s.name]!.push(r);
       console.error(JSON.stringify({ round, side: s.name, ...r }));
     } finally {
