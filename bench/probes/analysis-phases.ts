@@ -38,9 +38,9 @@ function timed<T extends object>(obj: T, prefix: string): T {
 }
 
 ANALYSIS_STEPS.forEach((step, i) => {
-  ANALYSIS_STEPS[i] = (g, c, o) => {
+  ANALYSIS_STEPS[i] = async (g, c, o) => {
     const started = performance.now();
-    step(g, c, o);
+    await step(g, c, o);
     times.push([`rule ${step.name || i} (${memory()})`, performance.now() - started]);
   };
 });

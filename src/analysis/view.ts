@@ -2,6 +2,16 @@ import type { EdgeInput, GraphEdge, NodeInput, Properties } from '../graph/model
 import type { GraphStore } from '../graph/store.js';
 import { AZURE_ANALYSIS_EDGE_KINDS, AZURE_ANALYSIS_PROPERTIES } from './steps/azure/kinds.js';
 
+/** A turn of the event loop: analysis runs on the serving thread, so its long loops let requests in between. */
+export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Items a long loop of analysis handles between two turns (~2-20 ms of work at tier M). */
+export const EDGES_PER_TURN = 1 << 12;
+/** A counter for a long loop: true every EDGES_PER_TURN calls, when the loop should `await nextTurn()`. */
+export function turnDue(): () => boolean {
+  let n = 0;
+  return () => ++n % EDGES_PER_TURN === 0;
+}
+
 export interface ANode {
   id: number;
   objectid: string;
@@ -136,7 +146,11 @@ export class AnalysisGraph {
       }),
       store.edgesOfKinds(ANALYSIS_EDGE_KINDS, ANALYSIS_EDGE_PROPERTIES_OF),
     ]);
-    for (const e of edges) g.addEdge(e);
+    const due = turnDue();
+    for (const e of edges) {
+      g.addEdge(e);
+      if (due()) await nextTurn();
+    }
     return g;
   }
 

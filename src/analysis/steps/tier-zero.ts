@@ -2,7 +2,7 @@ import { gposApplyingTo } from '../../graph/rules/gpo.js';
 import { TIER_ZERO_KIND } from '../../graph/kinds.js';
 import { DEFAULT_TIER_ZERO_SELECTORS } from '../tier-zero-defaults.js';
 import { matchRule, parseRule, RuleSyntaxError } from '../tier-zero-rules.js';
-import type { AnalysisGraph, ANode } from '../view.js';
+import { nextTurn, turnDue, type AnalysisGraph, type ANode } from '../view.js';
 import { gpoTopology } from './gpo.js';
 
 /** A seed of a Tier Zero selector, as the asset-group stores hold it. */
@@ -39,11 +39,18 @@ export function seedMatches(g: AnalysisGraph, seed: TierZeroSeed): ANode[] {
  * management groups; the app a service principal runs as), then every GPO that applies to one of them or is linked
  * to a tier-zero domain or OU.
  */
-export function tierZero(g: AnalysisGraph, seeds: readonly TierZeroSeed[] = DEFAULT_TIER_ZERO_SEEDS): ANode[] {
+export async function tierZero(g: AnalysisGraph, seeds: readonly TierZeroSeed[] = DEFAULT_TIER_ZERO_SEEDS): Promise<ANode[]> {
   const set = new Set<number>();
-  for (const seed of seeds) for (const n of seedMatches(g, seed)) set.add(n.id);
+  // Runs on the serving thread (~0.3 s at tier M): a turn after each seed (a rule may scan every node) and every
+  // few thousand nodes below.
+  for (const seed of seeds) {
+    for (const n of seedMatches(g, seed)) set.add(n.id);
+    await nextTurn();
+  }
+  const due = turnDue();
   const queue = [...set];
   while (queue.length) {
+    if (due()) await nextTurn();
     for (const child of children(g, g.node(queue.pop()!))) {
       if (set.has(child)) continue;
       set.add(child);
@@ -53,6 +60,7 @@ export function tierZero(g: AnalysisGraph, seeds: readonly TierZeroSeed[] = DEFA
   for (const id of [...set]) for (const parent of azureParents(g, g.node(id))) set.add(parent);
   const topology = gpoTopology(g);
   for (const id of [...set]) {
+    if (due()) await nextTurn();
     const n = g.node(id);
     for (const gpo of gposApplyingTo(n, topology)) set.add(gpo.id);
     for (const e of g.in(id, 'GPLink')) set.add(e.startId);
