@@ -49,4 +49,16 @@ describe('edges of kinds', () => {
     expect(await store.edgesByTriples([{ startId: gplink!.startId, endId: gplink!.endId, kind: 'GPLink' }])).toHaveLength(1);
     expect(await store.allShortestPaths(gplink!.startId, gplink!.endId, ['GPLink'], 5)).toHaveLength(1);
   });
+
+  it('reads every edge of a kind across pages (more edges than one page holds)', async () => {
+    const count = 10_050; // the store reads 10,000 per page
+    const edges = Array.from({ length: count }, (_, i) => ({ start: `P${i % 101}`, end: `Q${i}`, kind: 'PagedKind', properties: { i } }));
+    await g.store().write(async (w) => {
+      await w.upsertEdges(edges);
+    });
+    const read = await g.store().edgesOfKinds(['PagedKind'], ['PagedKind']);
+    expect(read).toHaveLength(count);
+    expect(new Set(read.map((e) => e.id)).size).toBe(count);
+    expect(new Set(read.map((e) => e.properties.i)).size).toBe(count);
+  });
 });

@@ -117,7 +117,7 @@ join graph_edges e on e.start_id = t.s and e.end_id = t.e and e.kind_id = t.k`;
 export const EDGES_OF_KINDS = /* SQL */ `-- graph.edgesOfKinds
 select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId",
        case when $2::smallint[] is null or e.kind_id = any($2::smallint[]) then ${boundedProperties('e.properties')} end as properties
-from graph_edges e where e.kind_id = any($1::smallint[])`;
+from graph_edges e where e.kind_id = any($1::smallint[]) and e.id > $3 order by e.id limit $4`;
 
 // Keyset pages, rows as arrays: the path index loads millions of rows without building an object per row.
 export const SCAN_NODES = /* SQL */ `-- graph.scanNodes
