@@ -12,7 +12,8 @@ import { ownsAndWriteOwner } from './steps/owns.js';
 import { tierZero, type TierZeroSeed } from './steps/tier-zero.js';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
 import { availableHeap, checkAnalysisMemory } from './memory-guard.js';
-import { AnalysisGraph, Changes, nextTurn } from './view.js';
+import { nextTurn } from '../next-turn.js';
+import { AnalysisGraph, Changes } from './view.js';
 
 export interface AnalysisResult {
   /** Derived edges written, per kind. */

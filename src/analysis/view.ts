@@ -1,9 +1,8 @@
 import type { EdgeInput, GraphEdge, NodeInput, Properties } from '../graph/model.js';
+import { nextTurn } from '../next-turn.js';
 import type { GraphStore } from '../graph/store.js';
 import { AZURE_ANALYSIS_EDGE_KINDS, AZURE_ANALYSIS_PROPERTIES } from './steps/azure/kinds.js';
 
-/** A turn of the event loop: analysis runs on the serving thread, so its long loops let requests in between. */
-export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Items a long loop of analysis handles between two turns (~2-20 ms of work at tier M). */
 export const EDGES_PER_TURN = 1 << 12;
 /** A counter for a long loop: true every EDGES_PER_TURN calls, when the loop should `await nextTurn()`. */

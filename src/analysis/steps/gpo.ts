@@ -1,5 +1,6 @@
 import { gposApplyingTo, type GpoTopology } from '../../graph/rules/gpo.js';
-import { nextTurn, turnDue, type AnalysisGraph, type ANode, type Changes } from '../view.js';
+import { nextTurn } from '../../next-turn.js';
+import { turnDue, type AnalysisGraph, type ANode, type Changes } from '../view.js';
 
 export function gpoTopology(g: AnalysisGraph): GpoTopology<ANode> {
   return {

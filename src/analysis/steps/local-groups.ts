@@ -1,4 +1,5 @@
-import { nextTurn, turnDue, type AnalysisGraph, type ANode, type Changes } from '../view.js';
+import { turnDue, type AnalysisGraph, type ANode, type Changes } from '../view.js';
+import { nextTurn } from '../../next-turn.js';
 
 /** Local group RID → the right its direct members get on the computer (PostLocalGroups). 555 is CanRDP, below. */
 const RIGHTS: Record<string, string> = { '544': 'AdminTo', '562': 'ExecuteDCOM', '580': 'CanPSRemote', '551': 'CanBackup' };

@@ -1,4 +1,5 @@
-import { nextTurn, turnDue, type AnalysisGraph, type ANode, type Changes } from '../view.js';
+import { turnDue, type AnalysisGraph, type ANode, type Changes } from '../view.js';
+import { nextTurn } from '../../next-turn.js';
 
 /**
  * OwnsRaw / WriteOwnerRaw become Owns / WriteOwner (PostOwnsAndWriteOwner). Where the target's domain enforces

@@ -1,8 +1,9 @@
 import { gposApplyingTo } from '../../graph/rules/gpo.js';
+import { nextTurn } from '../../next-turn.js';
 import { TIER_ZERO_KIND } from '../../graph/kinds.js';
 import { DEFAULT_TIER_ZERO_SELECTORS } from '../tier-zero-defaults.js';
 import { matchRule, parseRule, RuleSyntaxError } from '../tier-zero-rules.js';
-import { nextTurn, turnDue, type AnalysisGraph, type ANode } from '../view.js';
+import { turnDue, type AnalysisGraph, type ANode } from '../view.js';
 import { gpoTopology } from './gpo.js';
 
 /** A seed of a Tier Zero selector, as the asset-group stores hold it. */

@@ -1,4 +1,5 @@
 import type { GraphStore } from '../store.js';
+import { nextTurn } from '../../next-turn.js';
 import { IntList } from './growable.js';
 
 /**
@@ -328,7 +329,6 @@ interface Csr {
  * queries): a slice of the fill takes ~5 ms at tier M (1 << 18 took 21-30 ms).
  */
 const EDGES_PER_SLICE = 1 << 16;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Compressed sparse rows, outbound then inbound, filled in slices with yields in between: at 2M edges the fill
@@ -342,7 +342,7 @@ async function compressedRows(
   const outOffsets = new Int32Array(n + 1);
   const inOffsets = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) {
-    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
     outOffsets[edges.start[e]! + 1]!++;
     inOffsets[edges.end[e]! + 1]!++;
   }
@@ -361,7 +361,7 @@ async function compressedRows(
   // kind's edges of a node by binary search (kindStart) instead of scanning a hub's whole row.
   const order = await byKind(edges.kind);
   for (let i = 0; i < m; i++) {
-    if (i % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+    if (i % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
     const e = order[i]!;
     const s = edges.start[e]!;
     const t = edges.end[e]!;
@@ -383,13 +383,13 @@ async function compressedRows(
 async function byKind(kinds: Uint16Array): Promise<Int32Array> {
   const start = new Int32Array(0x10000 + 1);
   for (let e = 0; e < kinds.length; e++) {
-    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
     start[kinds[e]! + 1]!++;
   }
   for (let k = 0; k < 0x10000; k++) start[k + 1]! += start[k]!;
   const order = new Int32Array(kinds.length);
   for (let e = 0; e < kinds.length; e++) {
-    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await yieldToLoop();
+    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
     order[start[kinds[e]!]!++] = e;
   }
   return order;

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.js';
+import { nextTurn } from '../../next-turn.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
@@ -10,7 +11,6 @@ import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
 /** Lets the event loop answer the write in flight between slices of preparing the next batch. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** What the PostgreSQL graph store needs of the database layer. */
 export interface GraphDb extends Queryable, CopyOutDb {
