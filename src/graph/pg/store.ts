@@ -10,8 +10,6 @@ import { uniqueById } from './merge.js';
 import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
-/** Lets the event loop answer the write in flight between slices of preparing the next batch. */
-
 /** What the PostgreSQL graph store needs of the database layer. */
 export interface GraphDb extends Queryable, CopyOutDb {
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
@@ -127,10 +125,11 @@ export class PgGraphStore implements GraphStore {
     // A triple of a kind the graph has never held names no edge.
     const known = triples.filter((t) => kindIds.has(t.kind));
     if (!known.length) return [];
-    const rows = await this.db.query<{ id: number; startId: number; endId: number; kindId: number; properties: Properties }>(
-      SQL.EDGES_BY_TRIPLES,
-      [known.map((t) => t.startId), known.map((t) => t.endId), known.map((t) => kindIds.get(t.kind)!)],
-    );
+    const rows = await this.db.query<EdgeRow>(SQL.EDGES_BY_TRIPLES, [
+      known.map((t) => t.startId),
+      known.map((t) => t.endId),
+      known.map((t) => kindIds.get(t.kind)!),
+    ]);
     return this.toEdges(rows);
   }
 
@@ -309,6 +308,7 @@ export class PgGraphStore implements GraphStore {
         heldNodes = undefined;
         // The batch is merged and encoded now, while the previous one is still being written, so the job keeps the
         // connection busy with statements only (unless a kind is new: that needs the database).
+        // Prepared in slices, with a turn between them, so the event loop answers the write in flight meanwhile.
         return sendLater(await prepareBatch(nodes, edges, nextTurn));
       },
       writePrepared: async (batch: PreparedBatch) => (await releaseNodes(), sendLater(batch)),
