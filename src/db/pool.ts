@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
+import { CopyIn } from './copy-in.js';
 import { AppError, badRequest, conflict, internal, timeout, unavailable } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
@@ -58,8 +59,10 @@ export interface Queryable {
   /**
    * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server. PGlite's socket
    * loses protocol sync on COPY, so there it is absent and callers fall back to parameterised statements.
+   * Chunks given as an array are sent with the statement, without waiting for the server to ask; then `sql` may
+   * also hold statements around the COPY (one query string, run in order, the first error ending it).
    */
-  copyFrom?(sql: string, chunks: Iterable<string | Buffer>): Promise<number>;
+  copyFrom?(sql: string, chunks: readonly Buffer[] | Iterable<string | Buffer>): Promise<number>;
 }
 
 export interface DatabaseOptions {
@@ -270,8 +273,15 @@ export class Database implements Queryable {
     }
   }
 
-  private async copy(conn: Connection, sql: string, chunks: Iterable<string | Buffer>): Promise<number> {
+  private async copy(conn: Connection, sql: string, chunks: readonly Buffer[] | Iterable<string | Buffer>): Promise<number> {
     const done = enqueue(conn, async () => {
+      // Rows held in memory already go on the wire behind the statement (see copy-in.ts); a lazy source is streamed
+      // once the server asks for it, so it is never held whole.
+      if (Array.isArray(chunks)) {
+        const copy = new CopyIn(sql, chunks as readonly Buffer[]);
+        conn.client.query(copy as unknown as pg.QueryConfig);
+        return copy.done;
+      }
       const stream = conn.client.query(copyStreams.from(sql));
       await pipeline(Readable.from(chunks, { objectMode: false }), stream);
       return stream.rowCount;

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import pg from 'pg';
 import { createTestDb, embedded, type TestDb } from '../helpers/db';
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
@@ -58,6 +59,89 @@ describe('statements queued on one connection', () => {
     });
     expect(counts[2]! - counts[0]!).toBe(3);
     expect(counts[1]).toBe(3);
+  });
+
+  // Rows given as buffers are written behind the statement without waiting for the server to ask (copy-in.ts).
+  (embedded() ? it.skip : it)('runs a COPY sent with its rows, and statements around it in one string', async () => {
+    const rows = await t.db.tx(async (q) => {
+      const copied = await q.copyFrom!('savepoint around; copy queued (n) from stdin; release savepoint around', [
+        Buffer.from('5011\n5012\n'),
+        Buffer.alloc(0),
+        Buffer.from('5013\n'),
+      ]);
+      const seen = await q.query<{ n: number }>('select n from queued where n between 5011 and 5013 order by n');
+      return { copied, seen: seen.map((r) => r.n) };
+    });
+    expect(rows).toEqual({ copied: 3, seen: [5011, 5012, 5013] });
+  });
+
+  (embedded() ? it.skip : it)('recovers from a COPY that fails part-way through rows already sent', async () => {
+    await t.db.query('create table if not exists copied_once (n int primary key)');
+    const many = Buffer.from(Array.from({ length: 200_000 }, (_, i) => `${1000 + i}\n`).join('')); // ~1.4 MB after the duplicate
+    const outcome = await t.db.tx(async (q) => {
+      await q.copyFrom!('copy copied_once (n) from stdin', [Buffer.from('1\n2\n')]);
+      const failed = await q.copyFrom!('savepoint s; copy copied_once (n) from stdin; release savepoint s', [
+        Buffer.from('3\n1\n'),
+        many,
+      ]).then(
+        () => 'written',
+        (err: { code?: string }) => err.code,
+      );
+      // The server skipped the rest of the rows; the connection is in step, and the savepoint undoes the COPY.
+      await q.query('rollback to savepoint s');
+      const badValue = await q.copyFrom!('copy copied_once (n) from stdin', [Buffer.from('x\n'), many]).then(
+        () => 'written',
+        (err: { code?: string }) => err.code,
+      );
+      return { failed, badValue };
+    });
+    expect(outcome).toEqual({ failed: 'CONFLICT', badValue: 'BAD_REQUEST' });
+    // The transaction ended in an error (the bad value), so it rolled back as a whole; the connection is reusable.
+    expect((await t.db.query<{ c: number }>('select count(*)::int as c from copied_once'))[0]!.c).toBe(0);
+    await t.db.tx(async (q) => q.copyFrom!('copy copied_once (n) from stdin', [Buffer.from('5\n')]));
+    expect((await t.db.query<{ n: number }>('select n from copied_once')).map((r) => r.n)).toEqual([5]);
+  });
+
+  (embedded() ? it.skip : it)('rejects a COPY whose connection is lost with its rows in flight, rather than hang', async () => {
+    await t.db.query('create table if not exists copy_locked (n int)');
+    const admin = new pg.Client({ connectionString: t.url });
+    await admin.connect();
+    try {
+      // Another session holds the table, so the COPY waits on the lock with its rows sent; then its backend is ended.
+      await admin.query('begin');
+      await admin.query(`lock table ${t.schema}.copy_locked in access exclusive mode`);
+      const copying = t.db
+        .tx(async (q) => q.copyFrom!('copy copy_locked (n) from stdin', [Buffer.from('1\n2\n')]))
+        .then(
+          () => 'written',
+          (err: { code?: string }) => err.code,
+        );
+      const waiting = async (): Promise<number> => {
+        const { rows } = await new pg.Client({ connectionString: t.url }).connect().then(async (c) => {
+          try {
+            return await c.query<{ pid: number }>(
+              `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like 'copy copy_locked%'`,
+            );
+          } finally {
+            await c.end();
+          }
+        });
+        if (rows[0]) return rows[0].pid;
+        await new Promise((r) => setTimeout(r, 20));
+        return waiting();
+      };
+      const pid = await waiting();
+      await new pg.Client({ connectionString: t.url }).connect().then(async (c) => {
+        await c.query('select pg_terminate_backend($1)', [pid]);
+        await c.end();
+      });
+      expect(await copying).toBe('UNAVAILABLE');
+    } finally {
+      await admin.query('rollback');
+      await admin.end();
+    }
+    // The pool replaces the lost connection.
+    expect((await t.db.query<{ n: number }>('select 1 as n'))[0]!.n).toBe(1);
   });
 
   it('leaves nothing on stderr: no driver deprecation warning (a child process, as a server runs)', async () => {
