@@ -65,10 +65,11 @@ union all select f.o, f.id, f.kind_ids from f where f.id is not null and not f.u
 export const LOCK_NODES = /* SQL */ `-- graph.bulk.lockNodes
 select objectid as o, id, kind_ids as k from graph_nodes where objectid = any($1::text[]) for key share`;
 
-// Edges straight into the graph: the same rows MERGE_EDGES_BY_ID would insert when none of them exists yet.
-export const COPY_GRAPH_EDGES = `copy graph_edges (start_id, end_id, kind_id, properties) from stdin`;
-export const SAVEPOINT = `savepoint gas_direct_edges`;
-export const RELEASE = `release savepoint gas_direct_edges`;
+// Edges straight into the graph: the same rows MERGE_EDGES_BY_ID would insert when none of them exists yet, under a
+// savepoint, in one query string sent with its rows (three statements and a COPY's CopyInResponse were four
+// round trips through the writer's event loop per batch). A duplicate fails the COPY, which ends the string before
+// the release: the transaction is then rolled back to the savepoint.
+export const COPY_GRAPH_EDGES_DIRECT = `savepoint gas_direct_edges; copy graph_edges (start_id, end_id, kind_id, properties) from stdin; release savepoint gas_direct_edges`;
 export const ROLLBACK_TO = `rollback to savepoint gas_direct_edges`;
 
 export const MERGE_EDGES_BY_ID = /* SQL */ `-- graph.bulk.mergeEdgesById

@@ -117,8 +117,6 @@ export class Stager {
    * no typing, no look-up (hubs recur in every batch, and each object's own node was just merged).
    */
   private readonly known = new Map<string, Known>();
-  /** The last direct COPY's savepoint release, sent and not yet answered. */
-  private released: Promise<void> | undefined;
 
   constructor(
     private readonly q: Queryable & { copyFrom: NonNullable<Queryable['copyFrom']> },
@@ -138,8 +136,7 @@ export class Stager {
   /**
    * Writes a prepared batch. Its statements are queued on the connection as soon as they can be formed rather than
    * each after the answer to the one before, so the server goes from one to the next without waiting for this
-   * thread: the node merges, then the first edge slice's look-up (of endpoints that are not the batch's own nodes),
-   * and the previous batch's savepoint release ahead of them all.
+   * thread: the node merges, then the first edge slice's look-up (of endpoints that are not the batch's own nodes).
    */
   async write(nodes: readonly PreparedNodes[], edges: readonly PreparedEdges[], kinds: BatchKinds): Promise<void> {
     this.bound();
@@ -154,9 +151,6 @@ export class Stager {
     });
     const merged = merges.length ? Promise.all(merges).then((all) => all.forEach((rows) => this.learn(rows))) : undefined;
     merged?.catch(() => undefined); // awaited by the first edge slice, or below
-    const released = this.released;
-    this.released = undefined;
-    if (released) await released;
     for (const slice of edges) await this.edges(slice, kinds, merged, own);
     await merged;
   }
@@ -233,24 +227,14 @@ export class Stager {
    * of the transaction merges (a re-upload of the same data would fail every batch).
    */
   private async copyDirect(chunks: readonly Buffer[]): Promise<boolean> {
-    // The COPY is queued on the connection behind the savepoint rather than sent once this thread has seen the
-    // savepoint's answer: the database goes from one to the other without waiting for a busy event loop.
-    const savepoint = this.q.query(SQL.SAVEPOINT);
-    const copying = this.q.copyFrom(SQL.COPY_GRAPH_EDGES, chunks);
-    copying.catch(() => undefined); // awaited below, after the savepoint
     try {
-      await savepoint;
-      await copying;
+      await this.q.copyFrom(SQL.COPY_GRAPH_EDGES_DIRECT, chunks);
     } catch (err) {
       if (!(err instanceof AppError && err.code === 'CONFLICT')) throw err;
       await this.q.query(SQL.ROLLBACK_TO);
       this.direct = false;
       return false;
     }
-    // Not waited for: whatever the transaction sends next queues behind it on the connection (see write()); a
-    // failed release aborts the transaction, so its next statement fails too.
-    this.released = this.q.query(SQL.RELEASE).then(() => undefined);
-    this.released.catch(() => undefined);
     return true;
   }
 
