@@ -62,6 +62,33 @@ describe('migrations in several schemas of one database', () => {
     expect(await d.db.query(`select properties from graph_edges`)).toEqual([{ properties: { a: 1, b: 2 } }]);
   });
 
+  it('draws edge ids 1,000 at a time per session, each session ascending, no two edges alike', async () => {
+    dbs = [await createTestDb()];
+    const d = dbs[0]!;
+    const [seq] = await d.db.query<{ cache: number }>(`select seqcache::int as cache from pg_sequence where seqrelid = $1::regclass`, [
+      `${d.schema}.graph_edges_id_seq`,
+    ]);
+    expect(seq!.cache).toBe(1000);
+    await d.db.query(`insert into graph_nodes (id, objectid, kind_ids) values (1, 'A', '{}'), (2, 'B', '{}'), (3, 'C', '{}')`);
+    await d.db.query(`insert into graph_kinds (id, name) values (1, 'MemberOf') on conflict do nothing`);
+    // Two transactions at once, each writing edges one by one: each sees its own ids ascending, all of them unique.
+    const write = (start: number) =>
+      d.db.tx(async (q) => {
+        const ids: number[] = [];
+        for (const end of [1, 2, 3]) {
+          const [r] = await q.query<{ id: number }>(`insert into graph_edges (start_id, end_id, kind_id) values ($1, $2, 1) returning id`, [
+            start,
+            end,
+          ]);
+          ids.push(r!.id);
+        }
+        return ids;
+      });
+    const [a, b] = await Promise.all([write(1), write(2)]);
+    for (const ids of [a!, b!]) expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+    expect(new Set([...a!, ...b!]).size).toBe(6);
+  });
+
   it("keeps one index on a node's object id: unique, and serving equality, prefix searches and ON CONFLICT", async () => {
     dbs = [await createTestDb()];
     const d = dbs[0]!;
