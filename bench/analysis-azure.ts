@@ -32,7 +32,7 @@ export async function analysisAzureBench(): Promise<Record<string, unknown>> {
     const computeStarted = Date.now();
     const g = await AnalysisGraph.load(store);
     const c = new Changes(g, new Date().toISOString());
-    for (const step of [...AZURE_STEPS, hybridUsers]) step(g, c);
+    for (const step of [...AZURE_STEPS, hybridUsers]) await step(g, c);
     const computeMs = Date.now() - computeStarted;
 
     const heapBefore = process.memoryUsage().heapUsed;

@@ -13,7 +13,7 @@ import { tierZero, type TierZeroSeed } from './steps/tier-zero.js';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
 import { availableHeap, checkAnalysisMemory } from './memory-guard.js';
 import { nextTurn } from '../next-turn.js';
-import { AnalysisGraph, Changes } from './view.js';
+import { AnalysisGraph, Changes, turnDue } from './view.js';
 
 export interface AnalysisResult {
   /** Derived edges written, per kind. */
@@ -89,7 +89,12 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
     await w.deleteEdgesOfKinds([...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS]);
     // By node id, streamed: nodes analysis created (negative ids in the view) are looked up once, just written.
     const fresh = new Set<string>();
-    for (const e of c.edges) for (const o of [e.start, e.end]) if (g.byObjectId.get(o)!.id < 0) fresh.add(o);
+    const due = turnDue(); // ~100 ms over tier M's 600k derived edges in one piece
+    for (const e of c.edges) {
+      if (due()) await nextTurn();
+      if (g.byObjectId.get(e.start)!.id < 0) fresh.add(e.start);
+      if (g.byObjectId.get(e.end)!.id < 0) fresh.add(e.end);
+    }
     const created = await w.nodeIds([...fresh]);
     const id = (o: string) => (g.byObjectId.get(o)!.id >= 0 ? g.byObjectId.get(o)!.id : created.get(o)!);
     await w.insertEdgesByNodeId(

@@ -1,6 +1,8 @@
 import { ANALYSIS_STEPS, runAnalysis, type AnalysisStep } from '../../src/analysis/run';
 import { EDGES_PER_TURN } from '../../src/analysis/view';
 import { PgGraphStore } from '../../src/graph/pg/store';
+import { ROLE } from '../../src/analysis/steps/azure/kinds';
+import { AzureGraph } from '../helpers/azure-graph';
 import { derived, inDomain, load, useAnalysis } from './analysis-graph';
 
 /**
@@ -21,7 +23,8 @@ describe('analysis hands the event loop over', () => {
     });
   });
 
-  it('between steps and within the owns step, with the same result', async () => {
+  /** A full analysis run with a setImmediate ticker: per step, the ticker's count before and after it. */
+  async function stepTurns(): Promise<{ name: string; before: number; after: number }[]> {
     let turns = 0;
     let ticking = true;
     const tick = () => {
@@ -46,11 +49,27 @@ describe('analysis hands the event loop over', () => {
       ticking = false;
     }
     expect(seen).toHaveLength(original.length);
+    return seen;
+  }
+
+  it('between steps and within the owns step, with the same result', async () => {
+    const seen = await stepTurns();
     // The ticker ran between every two steps ...
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.before).toBeGreaterThan(seen[i - 1]!.after);
     // ... and inside the owns step, which loops over more edges than one turn's worth.
     const owns = seen.find((s) => s.name === 'ownsAndWriteOwner')!;
     expect(owns.after - owns.before).toBeGreaterThanOrEqual(2);
     expect(await derived(a.db(), ['Owns'])).toHaveLength(owned);
+  });
+
+  it("within the Entra role assignments step, whose password resets are roles × a tenant's users", async () => {
+    const az = new AzureGraph();
+    const ga = az.role('GA', ROLE.globalAdmin);
+    const users = Array.from({ length: EDGES_PER_TURN * 2 + 10 }, (_, i) => az.user(`u${i}`));
+    az.hasRole(users[0]!, ga);
+    await az.save(new PgGraphStore(a.db()));
+    const step = (await stepTurns()).find((s) => s.name === 'roleAssignments')!;
+    expect(step.after - step.before).toBeGreaterThanOrEqual(2);
+    expect(await derived(a.db(), ['AZResetPassword'])).toHaveLength(users.length);
   });
 });

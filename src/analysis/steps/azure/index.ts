@@ -9,7 +9,7 @@ import { roleAssignments } from './role-assignments.js';
 export { AZURE_POST_PROCESSED_KINDS } from './kinds.js';
 
 /** BloodHound's Azure post-processing (azure.Post), one family per module, in its order. */
-export const AZURE_STEPS: ReadonlyArray<(g: AnalysisGraph, c: Changes) => void> = [
+export const AZURE_STEPS: ReadonlyArray<(g: AnalysisGraph, c: Changes) => void | Promise<void>> = [
   managementGroupNames,
   roleAssignments,
   appRoleAssignments,

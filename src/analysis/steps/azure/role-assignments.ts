@@ -1,4 +1,5 @@
-import type { AnalysisGraph, ANode, Changes } from '../../view.js';
+import { nextTurn } from '../../../next-turn.js';
+import { turnDue, type AnalysisGraph, type ANode, type Changes } from '../../view.js';
 import { DERIVED, ROLE } from './kinds.js';
 import { Tenant } from './tenant.js';
 
@@ -93,7 +94,10 @@ class Assignments {
  * AZPrivilegedAuthAdmin from every holder to the tenant; AZResetPassword from password-resetting roles to the users
  * they may reset; AZAddMembers from users and service principals holding group-writing roles to the groups.
  */
-export function roleAssignments(g: AnalysisGraph, c: Changes): void {
+export async function roleAssignments(g: AnalysisGraph, c: Changes): Promise<void> {
+  // A tenant's password resets are roles × users (~200 ms in one piece at tier M, on the serving thread): a turn
+  // every few thousand edges.
+  const due = turnDue();
   for (const tenant of Tenant.all(g)) {
     const a = new Assignments(g, tenant);
     const toTenant = (template: string, kind: string) => {
@@ -104,7 +108,10 @@ export function roleAssignments(g: AnalysisGraph, c: Changes): void {
     toTenant(ROLE.privilegedAuthAdmin, DERIVED.privilegedAuthAdmin);
 
     for (const role of tenant.rolesOf(...Object.keys(RESET_SCOPE))) {
-      for (const id of a.resetTargets(String(role.props.templateid).toLowerCase())) c.edge(role, g.node(id), DERIVED.resetPassword);
+      for (const id of a.resetTargets(String(role.props.templateid).toLowerCase())) {
+        if (due()) await nextTurn();
+        c.edge(role, g.node(id), DERIVED.resetPassword);
+      }
     }
 
     const principals = new Set([...a.users, ...tenant.servicePrincipals.map((s) => s.id)]);
@@ -113,7 +120,10 @@ export function roleAssignments(g: AnalysisGraph, c: Changes): void {
     const unprotectedGroup = holders(ADD_MEMBERS_UNPROTECTED_GROUP);
     for (const group of tenant.groups) {
       const targets: ANode[] = group.props.isassignabletorole === false ? [...anyGroup, ...unprotectedGroup] : anyGroup;
-      for (const p of targets) c.edge(p, group, DERIVED.addMembers);
+      for (const p of targets) {
+        if (due()) await nextTurn();
+        c.edge(p, group, DERIVED.addMembers);
+      }
     }
   }
 }
