@@ -279,7 +279,7 @@ export class Database implements Queryable {
       // once the server asks for it, so it is never held whole.
       if (Array.isArray(chunks)) {
         const copy = new CopyIn(sql, chunks as readonly Buffer[]);
-        conn.client.query(copy as unknown as pg.QueryConfig);
+        conn.client.query(copy);
         return copy.done;
       }
       const stream = conn.client.query(copyStreams.from(sql));
