@@ -30,7 +30,7 @@ export class CopyIn {
 
   constructor(
     private readonly text: string,
-    private readonly chunks: readonly Buffer[],
+    private readonly chunks: readonly (string | Buffer)[],
   ) {
     this.done = new Promise<number>((resolve, reject) => {
       this.resolve = resolve;
@@ -40,7 +40,9 @@ export class CopyIn {
 
   submit(connection: Wire): void {
     connection.query(this.text);
-    for (const chunk of this.chunks) {
+    for (const rows of this.chunks) {
+      // A message's length counts bytes: text is encoded first.
+      const chunk = typeof rows === 'string' ? Buffer.from(rows) : rows;
       if (!chunk.length) continue; // an empty CopyData is legal but says nothing
       const head = Buffer.allocUnsafe(5);
       head[0] = 0x64; // CopyData

@@ -62,7 +62,7 @@ export interface Queryable {
    * Chunks given as an array are sent with the statement, without waiting for the server to ask; then `sql` may
    * also hold statements around the COPY (one query string, run in order, the first error ending it).
    */
-  copyFrom?(sql: string, chunks: readonly Buffer[] | Iterable<string | Buffer>): Promise<number>;
+  copyFrom?(sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number>;
 }
 
 export interface DatabaseOptions {
@@ -273,12 +273,12 @@ export class Database implements Queryable {
     }
   }
 
-  private async copy(conn: Connection, sql: string, chunks: readonly Buffer[] | Iterable<string | Buffer>): Promise<number> {
+  private async copy(conn: Connection, sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number> {
     const done = enqueue(conn, async () => {
       // Rows held in memory already go on the wire behind the statement (see copy-in.ts); a lazy source is streamed
       // once the server asks for it, so it is never held whole.
       if (Array.isArray(chunks)) {
-        const copy = new CopyIn(sql, chunks as readonly Buffer[]);
+        const copy = new CopyIn(sql, chunks);
         conn.client.query(copy);
         return copy.done;
       }

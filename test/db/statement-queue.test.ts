@@ -75,6 +75,16 @@ describe('statements queued on one connection', () => {
     expect(rows).toEqual({ copied: 3, seen: [5011, 5012, 5013] });
   });
 
+  (embedded() ? it.skip : it)('sends rows given as text by their bytes, whatever the characters', async () => {
+    await t.db.query('create table if not exists copied_text (s text not null)');
+    const names = ['Ådministratör', 'José', '管理者', 'plain'];
+    const copied = await t.db.tx((q) =>
+      q.copyFrom!('copy copied_text (s) from stdin', [names.slice(0, 2).join('\n') + '\n', names.slice(2).join('\n') + '\n']),
+    );
+    expect(copied).toBe(4);
+    expect((await t.db.query<{ s: string }>('select s from copied_text')).map((r) => r.s).sort()).toEqual([...names].sort());
+  });
+
   (embedded() ? it.skip : it)('recovers from a COPY that fails part-way through rows already sent', async () => {
     await t.db.query('create table if not exists copied_once (n int primary key)');
     const many = Buffer.from(Array.from({ length: 200_000 }, (_, i) => `${1000 + i}\n`).join('')); // ~1.4 MB after the duplicate
