@@ -10,6 +10,8 @@ import { Inbox, type FromWorker, type ToWorker } from './convert-protocol.js';
 import { IngestError } from './ingest-types.js';
 
 const port = parentPort!;
+/** Input handed to the reader at a time (a message may hold a MiB: see ingest-path.ts). */
+const PUSH_BYTES = 64 * 1024;
 const inbox = new Inbox<ToWorker>();
 /** Batches sent and not yet taken by the writer; the worker waits while one is. */
 let unclaimed = 0;
@@ -56,10 +58,15 @@ async function readFile(start: Extract<ToWorker, { op: 'start' }>): Promise<void
       checkAborted();
       if (m.op === 'end') break;
       if (m.op !== 'chunk') throw new Error(`unexpected "${m.op}" while reading a file`);
-      reader.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));
-      send({ op: 'consumed', bytes: m.chunk.byteLength });
-      if (reader.spooled) await reader.drain(flush);
-      if (reader.full()) await flush();
+      // In slices, checking for a full batch after each: batches are cut where they fill up (the first ones small,
+      // so the database starts early) however large the messages are.
+      const input = Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength);
+      send({ op: 'consumed', bytes: input.byteLength });
+      for (let at = 0; at < input.byteLength; at += PUSH_BYTES) {
+        reader.push(input.subarray(at, at + PUSH_BYTES));
+        if (reader.spooled) await reader.drain(flush);
+        if (reader.full()) await flush();
+      }
     }
     reader.splitter.end();
     reader.checkComplete();

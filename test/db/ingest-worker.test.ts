@@ -6,6 +6,10 @@ import zlib from 'node:zlib';
 import { idleConversionWorkers } from '../../src/ingest/convert-in-worker';
 import { ingestPath } from '../../src/ingest/ingest-path';
 import { ingestStream, IngestError } from '../../src/ingest/ingest-stream';
+import { tailMeta } from '../../src/ingest/tail-meta';
+import { generateSharpHound } from '../../src/generate/sharphound';
+import type { PreparedBatch } from '../../src/graph/prepared';
+import type { GraphStore, GraphWriter } from '../../src/graph/store';
 import { dataFirst } from '../helpers/data-first';
 import { AZUREHOUND, dumpGraph, TESTLAB, TESTLAB_ALL_FILES } from '../helpers/fixtures';
 import { useIngestFiles } from '../helpers/ingest-files';
@@ -104,6 +108,37 @@ describe('ingest with conversion in a worker thread', () => {
     await expect(failed).rejects.toBeInstanceOf(IngestError);
     await expect(failed).rejects.toThrow(/^cut\.json: connection reset by peer/);
     expect(await worker.nodeCount()).toBe(before);
+  });
+
+  it('cuts the first batches small however large the pieces of input it is handed (the database starts early)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-worker-batches-'));
+    try {
+      const file = generateSharpHound(dir, { users: 800, seed: 3 }).files.find((f) => f.endsWith('users.json'))!;
+      const users = fs.readFileSync(file);
+      expect(users.length).toBeGreaterThan(1 << 20); // more than one read of a file, handed over in one piece below
+      const store = worker.store();
+      const batches: number[] = [];
+      const rows = (b: PreparedBatch) =>
+        b.nodes.reduce((n, s) => n + s.objectids.length, 0) + b.edges.reduce((n, s) => n + s.start.length, 0);
+      // The real store, its writer watched: how many rows each batch the worker prepared holds.
+      const watched: GraphStore = Object.assign(Object.create(store) as GraphStore, {
+        write: <T>(fn: (w: GraphWriter) => Promise<T>) =>
+          store.write((w) =>
+            fn({ ...w, writePrepared: w.writePrepared && ((b: PreparedBatch) => (batches.push(rows(b)), w.writePrepared!(b))) }),
+          ),
+      });
+      // With its meta known (as a file's is, read from its end), items are converted as they arrive, not spooled.
+      const meta = tailMeta(file);
+      expect(meta).toMatchObject({ type: 'users' });
+      const r = await ingestStream(watched, 'users.json', Readable.from([users]), { now, metaHint: meta });
+      expect(r.objects).toBe(800);
+      expect(batches.length).toBeGreaterThan(2);
+      // The first batch is cut once it holds its share (2,000 rows, then twice that…), not at the end of the piece.
+      expect(batches[0]).toBeLessThan(4_000);
+      expect(batches[0]).toBeLessThan(batches[1]!);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('removes what the worker spooled when the file fails on the writer side', async () => {
