@@ -99,13 +99,14 @@ describe('statements queued on one connection', () => {
       );
       // The server skipped the rest of the rows; the connection is in step, and the savepoint undoes the COPY.
       await q.query('rollback to savepoint s');
+      const kept = (await q.query<{ n: number }>('select n from copied_once order by n')).map((r) => r.n);
       const badValue = await q.copyFrom!('copy copied_once (n) from stdin', [Buffer.from('x\n'), many]).then(
         () => 'written',
         (err: { code?: string }) => err.code,
       );
-      return { failed, badValue };
+      return { failed, kept, badValue };
     });
-    expect(outcome).toEqual({ failed: 'CONFLICT', badValue: 'BAD_REQUEST' });
+    expect(outcome).toEqual({ failed: 'CONFLICT', kept: [1, 2], badValue: 'BAD_REQUEST' });
     // The transaction ended in an error (the bad value), so it rolled back as a whole; the connection is reusable.
     expect((await t.db.query<{ c: number }>('select count(*)::int as c from copied_once'))[0]!.c).toBe(0);
     await t.db.tx(async (q) => q.copyFrom!('copy copied_once (n) from stdin', [Buffer.from('5\n')]));
@@ -114,41 +115,32 @@ describe('statements queued on one connection', () => {
 
   (embedded() ? it.skip : it)('rejects a COPY whose connection is lost with its rows in flight, rather than hang', async () => {
     await t.db.query('create table if not exists copy_locked (n int)');
-    const admin = new pg.Client({ connectionString: t.url });
-    await admin.connect();
+    // One session holds the table, so the COPY waits on the lock with its rows sent; another watches and ends it.
+    const [holder, watcher] = [new pg.Client({ connectionString: t.url }), new pg.Client({ connectionString: t.url })];
+    await Promise.all([holder.connect(), watcher.connect()]);
     try {
-      // Another session holds the table, so the COPY waits on the lock with its rows sent; then its backend is ended.
-      await admin.query('begin');
-      await admin.query(`lock table ${t.schema}.copy_locked in access exclusive mode`);
+      await holder.query('begin');
+      await holder.query(`lock table ${t.schema}.copy_locked in access exclusive mode`);
       const copying = t.db
         .tx(async (q) => q.copyFrom!('copy copy_locked (n) from stdin', [Buffer.from('1\n2\n')]))
         .then(
           () => 'written',
           (err: { code?: string }) => err.code,
         );
-      const waiting = async (): Promise<number> => {
-        const { rows } = await new pg.Client({ connectionString: t.url }).connect().then(async (c) => {
-          try {
-            return await c.query<{ pid: number }>(
-              `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like 'copy copy_locked%'`,
-            );
-          } finally {
-            await c.end();
-          }
-        });
-        if (rows[0]) return rows[0].pid;
-        await new Promise((r) => setTimeout(r, 20));
-        return waiting();
-      };
-      const pid = await waiting();
-      await new pg.Client({ connectionString: t.url }).connect().then(async (c) => {
-        await c.query('select pg_terminate_backend($1)', [pid]);
-        await c.end();
-      });
+      // Each statement of the watcher is its own transaction, so it sees pg_stat_activity afresh.
+      let pid: number | undefined;
+      while (pid === undefined) {
+        const { rows } = await watcher.query<{ pid: number }>(
+          `select pid from pg_stat_activity where wait_event_type = 'Lock' and query like 'copy copy_locked%'`,
+        );
+        pid = rows[0]?.pid;
+        if (pid === undefined) await new Promise((r) => setTimeout(r, 20));
+      }
+      await watcher.query('select pg_terminate_backend($1)', [pid]);
       expect(await copying).toBe('UNAVAILABLE');
     } finally {
-      await admin.query('rollback');
-      await admin.end();
+      await holder.query('rollback');
+      await Promise.all([holder.end(), watcher.end()]);
     }
     // The pool replaces the lost connection.
     expect((await t.db.query<{ n: number }>('select 1 as n'))[0]!.n).toBe(1);
