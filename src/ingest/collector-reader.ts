@@ -1,6 +1,7 @@
 import type { EdgeInput, NodeInput } from '../graph/model.js';
 import { convertAzure } from './azure.js';
 import { field, str } from './fields.js';
+import { HeldEdges } from './held-edges.js';
 import { JsonItemSplitter, JsonStreamError, type SplitterHandlers } from './json-stream.js';
 import { OpenGraphInvalid } from './opengraph-file.js';
 import { FILE_KINDS, SharpHoundConverter, type Converted } from './sharphound.js';
@@ -42,6 +43,7 @@ export class CollectorReader {
   private spool: Spool | undefined; // items seen before "meta" (collectors may write it last)
   private readonly hintedType: string | undefined;
   private readonly sharphound: SharpHoundConverter;
+  private readonly held = new HeldEdges();
 
   constructor(
     private readonly file: string,
@@ -122,6 +124,14 @@ export class CollectorReader {
     this.spool = undefined;
   }
 
+  /** The edges held back until the file's end (held-edges.ts), as batches; after drain(), before the last flush. */
+  async release(flush: () => Promise<void>): Promise<void> {
+    for (const e of this.held.take()) {
+      this.rows.edges.push(e);
+      if (this.full()) await flush();
+    }
+  }
+
   /** After the input's end (splitter.end()): a collector file must have had both tags. */
   checkComplete(): void {
     if (!this.splitter.hasMeta) throw new IngestError(this.file, 'no valid meta tag found');
@@ -166,8 +176,10 @@ export class CollectorReader {
     }
     // Loops, not push(...spread): one object may carry hundreds of thousands of edges (an argument-count overflow).
     const rows = this.rows;
+    const held = this.held;
+    held.saw(converted.nodes);
     for (const n of converted.nodes) rows.nodes.push(n);
-    for (const e of converted.edges) rows.edges.push(e);
+    for (const e of converted.edges) if (!held.offer(e)) rows.edges.push(e);
     for (const d of converted.deletes) rows.deletes.push(d);
     const result = this.result;
     result.objects++;

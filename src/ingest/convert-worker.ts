@@ -71,6 +71,7 @@ async function readFile(start: Extract<ToWorker, { op: 'start' }>): Promise<void
     reader.splitter.end();
     reader.checkComplete();
     await reader.drain(flush);
+    await reader.release(flush);
     await flush();
     answer = { op: 'done', result: reader.result };
   } catch (err) {

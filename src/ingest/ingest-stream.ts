@@ -97,6 +97,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     }
     r.checkComplete();
     await r.drain(() => flush(w, r));
+    await r.release(() => flush(w, r));
     await flush(w, r);
     return r.result;
   };

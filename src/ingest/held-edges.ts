@@ -1,0 +1,65 @@
+import type { EdgeInput, NodeInput } from '../graph/model.js';
+
+/** Edges held back per file at most (~200 bytes each); past it edges go out as they come. */
+const MAX_HELD = 100_000;
+/** Object ids remembered per file at most; past it new ones count as not seen (their edges are held while room lasts). */
+const MAX_SEEN = 250_000;
+/** Kinds every collector node carries besides its type: they say nothing of which file an object comes from. */
+const SOURCE_KINDS: ReadonlySet<string> = new Set(['Base', 'AZBase']);
+
+/**
+ * Holds back, until the end of a file, the edges that point at an object of a type the file holds but whose own
+ * item has not come yet (a user's rights over users further down users.json, a group nested in one later in
+ * groups.json, most Entra relations). Written as they come, each such endpoint would be created as a placeholder
+ * node and rewritten when its item arrives: a second row version and an entry in each of graph_nodes' seven indexes
+ * (~17,000 of them in tier M's users.json). Held, the edge finds the node in place at the end of the file, within
+ * the same transaction. Endpoints that never come are created as placeholders then, as before.
+ *
+ * Held edges keep their order among themselves, and an edge with the key (start, end, kind) of a held one is held
+ * too (past the bound as well), so "the later of two equal edges wins" still holds within the file. Memory is bounded
+ * (MAX_HELD, MAX_SEEN).
+ */
+export class HeldEdges {
+  private readonly seen = new Set<string>();
+  /** Types of the nodes the file has brought so far (User for users.json; many for an AzureHound file). */
+  private readonly kinds = new Set<string>();
+  private held: EdgeInput[] = [];
+  /** Both endpoints of every held edge, and the held keys: a quick test first, the exact one only when it passes. */
+  private readonly touched = new Set<string>();
+  private readonly keys = new Set<string>();
+
+  /** Records an item's nodes (before its edges are offered: an object's own edges never wait for it). */
+  saw(nodes: readonly NodeInput[]): void {
+    for (const n of nodes) {
+      if (this.seen.size < MAX_SEEN) this.seen.add(n.objectid);
+      for (const k of n.kinds) if (!SOURCE_KINDS.has(k)) this.kinds.add(k);
+    }
+  }
+
+  /** Whether the edge is held (taken) rather than written now. */
+  offer(e: EdgeInput): boolean {
+    const waits = this.held.length < MAX_HELD && (this.waits(e.start, e.startKind) || this.waits(e.end, e.endKind));
+    // A repeat of a held edge is held whatever the bound (the quick test first: most edges touch no held one).
+    if (!waits && !(this.touched.has(e.start) && this.touched.has(e.end) && this.keys.has(keyOf(e)))) return false;
+    this.held.push(e);
+    this.touched.add(e.start);
+    this.touched.add(e.end);
+    this.keys.add(keyOf(e));
+    return true;
+  }
+
+  /** The held edges, in the order they were held; the holder starts empty. */
+  take(): EdgeInput[] {
+    const held = this.held;
+    this.held = [];
+    this.touched.clear();
+    this.keys.clear();
+    return held;
+  }
+
+  private waits(objectid: string, kind: string | undefined): boolean {
+    return kind !== undefined && this.kinds.has(kind) && !this.seen.has(objectid);
+  }
+}
+
+const keyOf = (e: EdgeInput) => `${e.start}\n${e.end}\n${e.kind}`;
