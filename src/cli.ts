@@ -5,6 +5,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { generateAzureHound } from './generate/azurehound.js';
 import { generateSharpHound } from './generate/sharphound.js';
 import { isTier, TIERS } from './generate/tiers.js';
+import { fileType, inCollectionOrder } from './ingest/collection-order.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { embeddedInfoFile, isAlive } from './db/embedded.js';
@@ -132,7 +133,7 @@ export async function main(argv: string[]): Promise<number> {
         options: { 'no-analysis': { type: 'boolean' }, wait: { type: 'boolean' } },
       });
       if (!positionals.length) throw new UsageError('gas ingest <file|dir|zip>… [--no-analysis] [--wait]');
-      const files = positionals.flatMap((p) =>
+      const listed = positionals.flatMap((p) =>
         fs.statSync(p).isDirectory()
           ? fs
               .readdirSync(p)
@@ -140,6 +141,8 @@ export async function main(argv: string[]): Promise<number> {
               .map((f) => path.join(p, f))
           : [p],
       );
+      // Users, computers, then groups: fewer placeholder nodes to rewrite (ingest/collection-order.ts).
+      const files = inCollectionOrder(listed, (f) => fileType(f));
       // The pipeline's mutex: a running server never writes the graph while this does (busy → exit 1, or --wait).
       const failed = await withServices(config, log, async (s) => {
         const n = await s.datapipe.withIngestLock(() => ingestFiles(s, files), { wait: values.wait });

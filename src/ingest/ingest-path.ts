@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { GraphStore } from '../graph/store.js';
 import { DEFAULT_LIMITS, IngestError, ingestStream, type FileResult, type IngestOptions } from './ingest-stream.js';
+import { inCollectionOrder, typeFromName } from './collection-order.js';
 import { tailMeta } from './tail-meta.js';
 
 export interface PathResult {
@@ -84,10 +85,15 @@ class Limit extends Transform {
   }
 }
 
+/** Archives with at most this many entries have theirs read first and ingested in collection order. */
+const MAX_ORDERED_ENTRIES = 4096;
+
 /**
- * The .json entries of a zip archive, one at a time (never all in memory). Each entry's declared size is checked
- * against the remaining budget before it is opened, and its real bytes are counted while it streams (yauzl also
- * refuses an entry whose bytes disagree with its header). Archive-level errors become an IngestError.
+ * The .json entries of a zip archive, one at a time (never all in memory), users, computers and groups first
+ * (collection-order.ts) when the archive's directory is small enough to read ahead (entry records only; a
+ * larger one is taken in archive order). Each entry's declared size is checked against the remaining budget before
+ * it is opened, and its real bytes are counted while it streams (yauzl also refuses an entry whose bytes disagree
+ * with its header). Archive-level errors become an IngestError.
  */
 async function* zipEntries(
   file: string,
@@ -101,7 +107,8 @@ async function* zipEntries(
   // yauzl may emit 'error' between our reads; one listener stays for the archive's life so it is never unhandled.
   let archiveError: Error | undefined;
   zip.on('error', (err: Error) => (archiveError ??= err));
-  try {
+  /** The archive's next .json entry record, or undefined at its end. */
+  const nextJson = async (): Promise<yauzl.Entry | undefined> => {
     for (;;) {
       const entry = await new Promise<yauzl.Entry | undefined>((resolve, reject) => {
         if (archiveError) return reject(fail(archiveError));
@@ -115,9 +122,22 @@ async function* zipEntries(
         zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
         zip.readEntry();
       });
-      if (!entry) return;
+      if (!entry) return undefined;
       const lower = entry.fileName.toLowerCase();
-      if (entry.fileName.endsWith('/') || !lower.endsWith('.json') || lower.startsWith('__macosx')) continue;
+      if (!entry.fileName.endsWith('/') && lower.endsWith('.json') && !lower.startsWith('__macosx')) return entry;
+    }
+  };
+  async function* entries(): AsyncGenerator<yauzl.Entry> {
+    if (zip.entryCount > MAX_ORDERED_ENTRIES) {
+      for (let e = await nextJson(); e; e = await nextJson()) yield e;
+      return;
+    }
+    const all: yauzl.Entry[] = [];
+    for (let e = await nextJson(); e; e = await nextJson()) all.push(e);
+    yield* inCollectionOrder(all, (e) => typeFromName(e.fileName));
+  }
+  try {
+    for await (const entry of entries()) {
       if (entry.uncompressedSize > budget.left) {
         throw new IngestError(
           `${name}:${entry.fileName}`,

@@ -63,6 +63,16 @@ describe('gas command line', () => {
         'rootcas',
         'users',
       ]);
+      // Users, computers and groups first (fewer placeholders to rewrite), the rest as the directory lists them.
+      expect(lines.filter((l) => l.file).map((l) => l.type)).toEqual([
+        'users',
+        'computers',
+        'groups',
+        ...lines
+          .filter((l) => l.file && !['users', 'computers', 'groups'].includes(l.type))
+          .map((l) => path.basename(l.file, '.json'))
+          .sort(),
+      ]);
       expect(lines.find((l) => l.type === 'users')).toMatchObject({ objects: 40 });
       // Every object the generator wrote is ingested.
       expect(lines.filter((l) => l.file).reduce((n, l) => n + l.objects, 0)).toBe(generated.objects);
