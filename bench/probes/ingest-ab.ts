@@ -41,7 +41,12 @@ function ingest(s: Side, url: string, files: string[]): Promise<Run> {
     execFile(
       process.execPath,
       [...s.args, '--import', 'tsx', script, 'ingest', url, ...files],
-      { cwd: s.root, maxBuffer: 1 << 20 },
+      // A side given an order keeps it (the child would otherwise take the files as a collection: users first).
+      {
+        cwd: s.root,
+        maxBuffer: 1 << 20,
+        env: { ...process.env, ...(process.env[`PROBE_${s.name}_ORDER`] ? { BENCH_FILE_ORDER: 'given' } : {}) },
+      },
       (err, out, stderr) => (err ? reject(new Error(`side ${s.name}: ${err.message}\n${stderr}`)) : resolve(JSON.parse(out))),
     ),
   );
