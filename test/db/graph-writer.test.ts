@@ -65,6 +65,31 @@ describe('graph writer', () => {
     ]);
   });
 
+  it('inserts edges by node id next to ones already in the graph: merged, and the rest of the write still lands', async () => {
+    const [a, p] = [(await g.store().nodeByObjectId('A'))!, (await g.store().nodeByObjectId('P\tQ'))!];
+    await g.store().write(async (w) => {
+      // Straight into the graph while none exists yet (on a server: COPY), then one that does: merged instead.
+      await w.insertEdgesByNodeId([{ startId: p.id, endId: a.id, kind: 'CanRDP', properties: { first: 1 } }]);
+      await w.insertEdgesByNodeId([
+        { startId: a.id, endId: p.id, kind: 'AdminTo', properties: { z: 2 } },
+        { startId: p.id, endId: a.id, kind: 'CanPSRemote', properties: {} },
+      ]);
+      await w.insertEdgesByNodeId([{ startId: p.id, endId: a.id, kind: 'ExecuteDCOM', properties: { last: true } }]);
+    });
+    const edges = await g.store().edgesByTriples([
+      { startId: p.id, endId: a.id, kind: 'CanRDP' },
+      { startId: a.id, endId: p.id, kind: 'AdminTo' },
+      { startId: p.id, endId: a.id, kind: 'CanPSRemote' },
+      { startId: p.id, endId: a.id, kind: 'ExecuteDCOM' },
+    ]);
+    expect(edges.map((e) => [e.kind, e.properties]).sort()).toEqual([
+      ['AdminTo', { x: 1, y: HOSTILE, z: 2 }],
+      ['CanPSRemote', {}],
+      ['CanRDP', { first: 1 }],
+      ['ExecuteDCOM', { last: true }],
+    ]);
+  });
+
   it('merges an edge met again later in the same write, keeping the batches before it', async () => {
     const edge = (end: string, properties: Record<string, unknown>) => ({ start: 'R', end, kind: 'GenericAll', properties });
     await g.store().write(async (w) => {
