@@ -15,18 +15,19 @@ const SOURCE_KINDS: ReadonlySet<string> = new Set(['Base', 'AZBase']);
  * (~17,000 of them in tier M's users.json). Held, the edge finds the node in place at the end of the file, within
  * the same transaction. Endpoints that never come are created as placeholders then, as before.
  *
- * Held edges keep their order among themselves, and an edge with the key (start, end, kind) of a held one is held
- * too (past the bound as well), so "the later of two equal edges wins" still holds within the file. Memory is bounded
- * (MAX_HELD, MAX_SEEN).
+ * Held edges keep their order among themselves, and an edge with the key (start, end, kind) of a held one is merged
+ * into it (its properties over the held one's, as the writer merges two equal edges), so "the later of two equal
+ * edges wins" still holds within the file, and a file repeating one edge a million times holds it once. Memory is
+ * bounded (MAX_HELD distinct edges, MAX_SEEN ids).
  */
 export class HeldEdges {
   private readonly seen = new Set<string>();
   /** Types of the nodes the file has brought so far (User for users.json; many for an AzureHound file). */
   private readonly kinds = new Set<string>();
   private held: EdgeInput[] = [];
-  /** Both endpoints of every held edge, and the held keys: a quick test first, the exact one only when it passes. */
+  /** Both endpoints of every held edge, and where each held key is: a quick test first, the exact one only when it passes. */
   private readonly touched = new Set<string>();
-  private readonly keys = new Set<string>();
+  private readonly keys = new Map<string, number>();
 
   /** Records an item's nodes (before its edges are offered: an object's own edges never wait for it). */
   saw(nodes: readonly NodeInput[]): void {
@@ -38,13 +39,17 @@ export class HeldEdges {
 
   /** Whether the edge is held (taken) rather than written now. */
   offer(e: EdgeInput): boolean {
-    const waits = this.held.length < MAX_HELD && (this.waits(e.start, e.startKind) || this.waits(e.end, e.endKind));
-    // A repeat of a held edge is held whatever the bound (the quick test first: most edges touch no held one).
-    if (!waits && !(this.touched.has(e.start) && this.touched.has(e.end) && this.keys.has(keyOf(e)))) return false;
+    // A repeat of a held edge is merged into it, whatever the bound (the quick test first: most edges touch no held one).
+    const at = this.touched.has(e.start) && this.touched.has(e.end) ? this.keys.get(keyOf(e)) : undefined;
+    if (at !== undefined) {
+      this.held[at] = merged(this.held[at]!, e);
+      return true;
+    }
+    if (this.held.length >= MAX_HELD || !(this.waits(e.start, e.startKind) || this.waits(e.end, e.endKind))) return false;
+    this.keys.set(keyOf(e), this.held.length);
     this.held.push(e);
     this.touched.add(e.start);
     this.touched.add(e.end);
-    this.keys.add(keyOf(e));
     return true;
   }
 
@@ -63,3 +68,17 @@ export class HeldEdges {
 }
 
 const keyOf = (e: EdgeInput) => `${e.start}\n${e.end}\n${e.kind}`;
+
+/**
+ * Two equal edges as one, as the writer merges them (graph/pg/merge.ts): the later one's properties over the
+ * earlier's, the more specific endpoint kinds kept. A new object: edges may share frozen property sets.
+ */
+function merged(earlier: EdgeInput, later: EdgeInput): EdgeInput {
+  const kind = (a: string | undefined, b: string | undefined) => (!a || a === 'Base' ? b : a);
+  return {
+    ...earlier,
+    properties: { ...earlier.properties, ...later.properties },
+    startKind: kind(earlier.startKind, later.startKind),
+    endKind: kind(earlier.endKind, later.endKind),
+  };
+}
