@@ -71,4 +71,18 @@ describe('the order a collection is ingested in', () => {
     const tx = await lastWriters(c.user, c.group);
     expect(tx[c.user]).toBeLessThan(tx[c.group]!);
   });
+
+  it('takes a zip whose directory is too large to read ahead in archive order, and still ingests it', async () => {
+    const c = collection(3);
+    // 4,097 entries in all (the read-ahead stops at 4,096); the text files among them are skipped as always.
+    const filler: [string, string][] = Array.from({ length: 4095 }, (_, i) => [`notes/${i}.txt`, 'x']);
+    const archive = await zip([['20261128_groups.json', c.groups], ...filler, ['20261128_users.json', c.users]]);
+    const id = await uploadJob(t.app, uploads.token, [['big.zip', archive, 'application/zip']]);
+    await t.services.datapipe.drain();
+    expect(await uploads.job(id)).toMatchObject({ status: 2, failed_files: 0 });
+    const [task] = await uploads.tasks(id);
+    expect(task.result.map((r: { type: string }) => r.type)).toEqual(['groups', 'users']);
+    const tx = await lastWriters(c.user, c.group);
+    expect(tx[c.user]).toBeGreaterThan(tx[c.group]!);
+  });
 });
