@@ -126,7 +126,10 @@ export class CollectorReader {
 
   /** The edges held back until the file's end (held-edges.ts), as batches; after drain(), before the last flush. */
   async release(flush: () => Promise<void>): Promise<void> {
-    for (const e of this.held.take()) {
+    const { edges, repeats } = this.held.take();
+    // A repeat merged into a held edge is one of the file's edges as it would have been unheld (the writer merges it).
+    this.result.edges += repeats;
+    for (const e of edges) {
       this.rows.edges.push(e);
       if (this.full()) await flush();
     }

@@ -28,6 +28,8 @@ export class HeldEdges {
   /** Both endpoints of every held edge, and where each held key is: a quick test first, the exact one only when it passes. */
   private readonly touched = new Set<string>();
   private readonly keys = new Map<string, number>();
+  /** Edges merged into held ones since the last take(): they count as the file's edges all the same. */
+  private repeats = 0;
 
   /** Records an item's nodes (before its edges are offered: an object's own edges never wait for it). */
   saw(nodes: readonly NodeInput[]): void {
@@ -43,6 +45,7 @@ export class HeldEdges {
     const at = this.touched.has(e.start) && this.touched.has(e.end) ? this.keys.get(keyOf(e)) : undefined;
     if (at !== undefined) {
       this.held[at] = merged(this.held[at]!, e);
+      this.repeats++;
       return true;
     }
     if (this.held.length >= MAX_HELD || !(this.waits(e.start, e.startKind) || this.waits(e.end, e.endKind))) return false;
@@ -53,13 +56,14 @@ export class HeldEdges {
     return true;
   }
 
-  /** The held edges, in the order they were held; the holder starts empty. */
-  take(): EdgeInput[] {
-    const held = this.held;
+  /** The held edges, in the order they were held, and how many repeats were merged into them; the holder starts empty. */
+  take(): { edges: EdgeInput[]; repeats: number } {
+    const taken = { edges: this.held, repeats: this.repeats };
     this.held = [];
+    this.repeats = 0;
     this.touched.clear();
     this.keys.clear();
-    return held;
+    return taken;
   }
 
   private waits(objectid: string, kind: string | undefined): boolean {

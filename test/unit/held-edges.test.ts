@@ -23,8 +23,8 @@ describe('edges held to the end of a file', () => {
     h.saw([node('U2', 'User')]);
     expect(h.offer(edge('U2', 'U3', 'GenericWrite', 'User', 'User'))).toBe(true); // U3 not seen yet
     expect(h.offer(edge('U1', 'U2', 'GenericWrite', 'User', 'User'))).toBe(false); // both seen
-    expect(h.take()).toEqual([toLater, edge('U2', 'U3', 'GenericWrite', 'User', 'User')]);
-    expect(h.take()).toEqual([]);
+    expect(h.take()).toEqual({ edges: [toLater, edge('U2', 'U3', 'GenericWrite', 'User', 'User')], repeats: 0 });
+    expect(h.take()).toEqual({ edges: [], repeats: 0 });
   });
 
   it('learns the types a file holds from its nodes (an AzureHound file holds many)', () => {
@@ -45,7 +45,7 @@ describe('edges held to the end of a file', () => {
     const again = edge('OU1', 'OU2', 'Contains', 'OU', 'OU', { n: 2 }); // both ends seen now: merged as a repeat
     const other = edge('OU1', 'OU2', 'GenericAll', 'OU', 'OU');
     expect([h.offer(again), h.offer(other)]).toEqual([true, false]);
-    expect(h.take()).toEqual([edge('OU1', 'OU2', 'Contains', 'OU', 'OU', { n: 2, a: 1 })]);
+    expect(h.take()).toEqual({ edges: [edge('OU1', 'OU2', 'Contains', 'OU', 'OU', { n: 2, a: 1 })], repeats: 1 });
     expect(first.properties).toEqual({ n: 1, a: 1 }); // a shared (frozen) property set is never changed
   });
 
@@ -53,7 +53,7 @@ describe('edges held to the end of a file', () => {
     const h = new HeldEdges();
     h.saw([node('U1', 'User')]);
     for (let i = 0; i < 1_000_000; i++) h.offer(edge('U2', 'U1', 'GenericAll', 'User', 'User', { i }));
-    expect(h.take()).toEqual([edge('U2', 'U1', 'GenericAll', 'User', 'User', { i: 999_999 })]);
+    expect(h.take()).toEqual({ edges: [edge('U2', 'U1', 'GenericAll', 'User', 'User', { i: 999_999 })], repeats: 999_999 });
   });
 
   it('holds at most 100,000 edges; past that they go out as they come, repeats of held ones still merged in', () => {
@@ -65,7 +65,8 @@ describe('edges held to the end of a file', () => {
     expect(h.offer(edge('P100001', 'U0', 'GenericAll', 'User', 'User'))).toBe(false);
     expect(h.offer(edge('P7', 'U0', 'GenericAll', 'User', 'User', { again: true }))).toBe(true);
     const taken = h.take();
-    expect(taken).toHaveLength(100_000);
-    expect(taken[6]).toEqual(edge('P7', 'U0', 'GenericAll', 'User', 'User', { again: true }));
+    expect(taken.edges).toHaveLength(100_000);
+    expect(taken.repeats).toBe(1);
+    expect(taken.edges[6]).toEqual(edge('P7', 'U0', 'GenericAll', 'User', 'User', { again: true }));
   });
 });
