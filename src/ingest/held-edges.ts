@@ -1,4 +1,5 @@
 import type { EdgeInput, NodeInput } from '../graph/model.js';
+import { specificKind } from '../graph/pg/merge.js';
 
 /** Edges held back per file at most (~200 bytes each); past it edges go out as they come. */
 const MAX_HELD = 100_000;
@@ -78,11 +79,10 @@ const keyOf = (e: EdgeInput) => `${e.start}\n${e.end}\n${e.kind}`;
  * earlier's, the more specific endpoint kinds kept. A new object: edges may share frozen property sets.
  */
 function merged(earlier: EdgeInput, later: EdgeInput): EdgeInput {
-  const kind = (a: string | undefined, b: string | undefined) => (!a || a === 'Base' ? b : a);
   return {
     ...earlier,
     properties: { ...earlier.properties, ...later.properties },
-    startKind: kind(earlier.startKind, later.startKind),
-    endKind: kind(earlier.endKind, later.endKind),
+    startKind: specificKind(earlier.startKind, later.startKind),
+    endKind: specificKind(earlier.endKind, later.endKind),
   };
 }

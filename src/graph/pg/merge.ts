@@ -105,8 +105,8 @@ export class EdgeMerge {
       this.copied.add(i);
     }
     Object.assign(seen.properties, e.properties);
-    if (!seen.startKind || seen.startKind === 'Base') seen.startKind = e.startKind;
-    if (!seen.endKind || seen.endKind === 'Base') seen.endKind = e.endKind;
+    seen.startKind = specificKind(seen.startKind, e.startKind);
+    seen.endKind = specificKind(seen.endKind, e.endKind);
   }
 
   private grow(): void {
@@ -134,6 +134,9 @@ function intern(ids: Map<string, number>, name: string): number {
   if (id === undefined) ids.set(name, (id = ids.size));
   return id;
 }
+
+/** Of an endpoint's kind as two equal edges give it, the more specific: the earlier unless it is missing or Base. */
+export const specificKind = (earlier: string | undefined, later: string | undefined) => (!earlier || earlier === 'Base' ? later : earlier);
 
 export function mergeEdges(edges: EdgeInput[]): EdgeInput[] {
   const merge = new EdgeMerge();
