@@ -61,4 +61,29 @@ describe('edges of kinds', () => {
     expect(new Set(read.map((e) => e.id)).size).toBe(count);
     expect(new Set(read.map((e) => e.properties.i)).size).toBe(count);
   });
+
+  it('hands edges over in id order, each once, whether read with properties or without (COPY and pages on a server)', async () => {
+    // Kinds read with and without properties interleave in id order; a kind not asked for sits between them.
+    const edges = Array.from({ length: 300 }, (_, i) => ({
+      start: `S${i % 7}`,
+      end: `T${i}`,
+      kind: ['GPLink', 'MemberOf', 'Contains', 'NotAsked'][i % 4]!,
+      properties: { i },
+    }));
+    await g.store().write(async (w) => {
+      for (const e of edges) await w.upsertEdges([e]); // one statement each: ids follow the list
+    });
+    const read = await g.store().edgesOfKinds(['GPLink', 'MemberOf', 'Contains'], ['GPLink']);
+    const stored = await g
+      .db()
+      .query<{ id: number; kind: string }>(
+        `select e.id, k.name as kind from graph_edges e join graph_kinds k on k.id = e.kind_id where k.name = any($1) order by e.id`,
+        [['GPLink', 'MemberOf', 'Contains']],
+      );
+    expect(read.map((e) => `${e.id} ${e.kind}`)).toEqual(stored.map((r) => `${Number(r.id)} ${r.kind}`));
+    // Properties exactly for the kind named (the 75 GPLinks above and the one of beforeEach), none for the others.
+    expect(read.filter((e) => typeof e.properties.i === 'number').map((e) => e.kind)).toEqual(Array(75).fill('GPLink'));
+    expect(read.filter((e) => e.kind === 'GPLink' && Object.keys(e.properties).length === 0)).toEqual([]);
+    expect(read.filter((e) => e.kind !== 'GPLink' && Object.keys(e.properties).length > 0)).toEqual([]);
+  });
 });

@@ -143,3 +143,17 @@ export function mergeEdges(edges: EdgeInput[]): EdgeInput[] {
   for (const e of edges) merge.add(e);
   return merge.result(edges);
 }
+
+/** Two lists of edges, each in id order, as one in id order. */
+export function mergeById<E extends { id: number }>(a: readonly E[], b: readonly E[]): E[] {
+  if (!b.length) return a as E[];
+  if (!a.length) return b as E[];
+  const out: E[] = new Array<E>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) out[n++] = a[i]!.id <= b[j]!.id ? a[i++]! : b[j++]!;
+  while (i < a.length) out[n++] = a[i++]!;
+  while (j < b.length) out[n++] = b[j++]!;
+  return out;
+}
