@@ -13,7 +13,8 @@ import { tierZero, type TierZeroSeed } from './steps/tier-zero.js';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
 import { availableHeap, checkAnalysisMemory } from './memory-guard.js';
 import { nextTurn } from '../next-turn.js';
-import { AnalysisGraph, Changes, turnDue } from './view.js';
+import { AnalysisGraph, Changes } from './view.js';
+import { DerivedWriter } from './derived-writer.js';
 
 export interface AnalysisResult {
   /** Derived edges written, per kind. */
@@ -64,8 +65,9 @@ export interface AnalysisOptions {
 
 /**
  * One analysis run (BloodHound's RunAnalysisOperations): reads the graph, computes every derived fact in memory,
- * then in one transaction replaces all post-processed edges and the tier-zero tags. Running it twice gives the
- * same graph.
+ * and in one transaction replaces all post-processed edges and the tier-zero tags. The rules run inside that
+ * transaction, their edges written behind them (see DerivedWriter); nothing is visible until it commits. Running
+ * it twice gives the same graph.
  */
 export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {}): Promise<AnalysisResult> {
   const started = Date.now();
@@ -74,37 +76,27 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
   checkAnalysisMemory(graph, opts.heapBytes ?? availableHeap());
   const g = await AnalysisGraph.load(store);
   const c = new Changes(g, (opts.now ?? new Date()).toISOString());
-
   const stepOptions: StepOptions = { citrixRdpSupport: opts.citrixRdpSupport ?? false };
-  // Analysis runs on the thread that answers requests: between steps, whatever waits gets its turn (the steps
-  // held the loop ~3.7 s in one piece at tier M).
-  for (const step of ANALYSIS_STEPS) {
-    await step(g, c, stepOptions);
-    await nextTurn();
-  }
-  const t0 = await tierZero(g, opts.tierZeroSeeds);
-
-  await store.write(async (w) => {
-    await w.upsertNodes(c.nodes);
-    await w.deleteEdgesOfKinds([...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS]);
-    // By node id, streamed: nodes analysis created (negative ids in the view) are looked up once, just written.
-    const fresh = new Set<string>();
-    const due = turnDue(); // ~100 ms over tier M's 600k derived edges in one piece
-    for (const e of c.edges) {
-      if (due()) await nextTurn();
-      if (g.byObjectId.get(e.start)!.id < 0) fresh.add(e.start);
-      if (g.byObjectId.get(e.end)!.id < 0) fresh.add(e.end);
+  const t0 = await store.write(async (w) => {
+    // The rules run inside the write transaction so that what they record is written while the next ones compute.
+    const replaced = [...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS];
+    const writer = new DerivedWriter(w, g, c, new Set(replaced), w.deleteEdgesOfKinds(replaced));
+    c.onPile = () => writer.behind();
+    // Analysis runs on the thread that answers requests: between steps, whatever waits gets its turn (the steps
+    // held the loop ~3.7 s in one piece at tier M).
+    for (const step of ANALYSIS_STEPS) {
+      await step(g, c, stepOptions);
+      writer.behind();
+      await nextTurn();
     }
-    const created = await w.nodeIds([...fresh]);
-    const id = (o: string) => (g.byObjectId.get(o)!.id >= 0 ? g.byObjectId.get(o)!.id : created.get(o)!);
-    await w.insertEdgesByNodeId(
-      (function* () {
-        for (const e of c.edges) yield { startId: id(e.start), endId: id(e.end), kind: e.kind, properties: e.properties };
-      })(),
-    );
+    const tagged = await tierZero(g, opts.tierZeroSeeds);
+    await writer.end();
     await w.removeKindEverywhere(TIER_ZERO_KIND);
     await w.removePropertyEverywhere('system_tags');
-    await w.upsertNodes(t0.map((n) => ({ objectid: n.objectid, kinds: [TIER_ZERO_KIND], properties: { system_tags: 'admin_tier_0' } })));
+    await w.upsertNodes(
+      tagged.map((n) => ({ objectid: n.objectid, kinds: [TIER_ZERO_KIND], properties: { system_tags: 'admin_tier_0' } })),
+    );
+    return tagged;
   });
   return { edges: c.counts, nodesUpdated: c.nodes.length, tierZero: t0.length, ms: Date.now() - started };
 }

@@ -260,6 +260,8 @@ export class Changes {
   readonly edges: EdgeInput[] = [];
   readonly counts: Record<string, number> = {};
   private fakeEdgeId = -1;
+  /** Called every EDGES_PER_TURN edges recorded (the run starts writing them behind the rules, see DerivedWriter). */
+  onPile?: () => void;
 
   constructor(
     private readonly g: AnalysisGraph,
@@ -277,5 +279,6 @@ export class Changes {
     this.g.addEdge({ id: this.fakeEdgeId--, startId: start.id, endId: end.id, kind, properties });
     this.edges.push({ start: start.objectid, end: end.objectid, kind, properties: { ...properties, lastseen: this.now } });
     this.counts[kind] = (this.counts[kind] ?? 0) + 1;
+    if (this.edges.length % EDGES_PER_TURN === 0) this.onPile?.();
   }
 }

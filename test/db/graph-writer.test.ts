@@ -68,13 +68,18 @@ describe('graph writer', () => {
   it('inserts edges by node id next to ones already in the graph: merged, and the rest of the write still lands', async () => {
     const [a, p] = [(await g.store().nodeByObjectId('A'))!, (await g.store().nodeByObjectId('P\tQ'))!];
     await g.store().write(async (w) => {
-      // Straight into the graph while none exists yet (on a server: COPY), then one that does: merged instead.
-      await w.insertEdgesByNodeId([{ startId: p.id, endId: a.id, kind: 'CanRDP', properties: { first: 1 } }]);
-      await w.insertEdgesByNodeId([
-        { startId: a.id, endId: p.id, kind: 'AdminTo', properties: { z: 2 } },
-        { startId: p.id, endId: a.id, kind: 'CanPSRemote', properties: {} },
-      ]);
-      await w.insertEdgesByNodeId([{ startId: p.id, endId: a.id, kind: 'ExecuteDCOM', properties: { last: true } }]);
+      // Said to be absent: straight into the graph (on a server: COPY); a batch with one that exists after all is
+      // merged instead, and so is the rest of the transaction.
+      const absent = { absent: true };
+      await w.insertEdgesByNodeId([{ startId: p.id, endId: a.id, kind: 'CanRDP', properties: { first: 1 } }], absent);
+      await w.insertEdgesByNodeId(
+        [
+          { startId: a.id, endId: p.id, kind: 'AdminTo', properties: { z: 2 } },
+          { startId: p.id, endId: a.id, kind: 'CanPSRemote', properties: {} },
+        ],
+        absent,
+      );
+      await w.insertEdgesByNodeId([{ startId: p.id, endId: a.id, kind: 'ExecuteDCOM', properties: { last: true } }], absent);
     });
     const edges = await g.store().edgesByTriples([
       { startId: p.id, endId: a.id, kind: 'CanRDP' },

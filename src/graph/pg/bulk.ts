@@ -232,7 +232,7 @@ export class Stager {
    * an existing edge fails on the unique index; it is rolled back to the savepoint and merged instead, and the rest
    * of the transaction merges (a re-upload of the same data would fail every batch).
    */
-  private async copyDirect(chunks: readonly Buffer[]): Promise<boolean> {
+  private async copyDirect(chunks: readonly (string | Buffer)[]): Promise<boolean> {
     try {
       await this.q.copyFrom(SQL.COPY_GRAPH_EDGES_DIRECT, chunks);
     } catch (err) {
@@ -244,8 +244,17 @@ export class Stager {
     return true;
   }
 
-  async edgesById(rows: readonly StagedEdgeById[]): Promise<void> {
-    await this.mergeRows(chunks(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`));
+  /** Edge rows by node id in COPY text: this thread's part of edgesById, so a caller can encode one batch while the database writes the one before. */
+  static encodeEdgesById(rows: readonly StagedEdgeById[]): string[] {
+    return [...chunks(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`)];
+  }
+
+  /**
+   * Writes rows encodeEdgesById made, staged and merged; when the caller knows none exists (`absent`: analysis
+   * deleted every edge of their kinds), straight into the graph while no batch has met an existing edge.
+   */
+  async edgesById(encoded: readonly string[], absent: boolean): Promise<void> {
+    if (!(absent && this.direct && (await this.copyDirect(encoded)))) await this.mergeRows(encoded);
   }
 
   /** Edge rows in COPY text (start, end, kind ids, properties) staged, then merged into the graph. */

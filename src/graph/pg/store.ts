@@ -242,20 +242,28 @@ export class PgGraphStore implements GraphStore {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(nodes, undefined)),
       upsertEdges: async (edges: EdgeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(undefined, edges)),
-      insertEdgesByNodeId: async (edges: Iterable<EdgeById>) => {
+      insertEdgesByNodeId: async (edges: Iterable<EdgeById>, opts: { absent?: boolean } = {}) => {
         let written = 0;
         let batch: EdgeById[] = [];
+        // One batch is written while the next is gathered and encoded (this thread's part: ~0.7 s of tier M's
+        // 600k derived edges, which the database spent waiting when each batch went out after the last).
+        let writing: Promise<void> = Promise.resolve();
         const flush = async () => {
           const rows = uniqueById(batch);
+          batch = [];
           const ids = await this.kindIds(
             q,
             rows.map((e) => e.kind),
           );
-          if (bulk)
-            await bulk.edgesById(
+          written += rows.length;
+          if (bulk) {
+            const encoded = Stager.encodeEdgesById(
               rows.map((e) => ({ startId: e.startId, endId: e.endId, kindId: ids.get(e.kind)!, properties: e.properties })),
             );
-          else {
+            await writing;
+            writing = bulk.edgesById(encoded, opts.absent ?? false);
+            writing.catch(() => undefined); // awaited by the next flush or below
+          } else {
             await q.query(SQL.UPSERT_EDGES_BY_ID, [
               rows.map((e) => e.startId),
               rows.map((e) => e.endId),
@@ -263,14 +271,13 @@ export class PgGraphStore implements GraphStore {
               rows.map((e) => JSON.stringify(e.properties)),
             ]);
           }
-          written += rows.length;
-          batch = [];
         };
         for (const e of edges) {
           batch.push(e);
           if (batch.length >= (bulk ? COPY_BATCH : WRITE_BATCH)) await flush();
         }
         if (batch.length) await flush();
+        await writing;
         return written;
       },
       nodeIds: async (objectids: readonly string[]) => {
