@@ -1,5 +1,6 @@
 import type { GraphWriter } from '../graph/store.js';
-import type { AnalysisGraph, Changes } from './view.js';
+import { nextTurn } from '../next-turn.js';
+import { turnDue, type AnalysisGraph, type Changes } from './view.js';
 
 /** Derived edges that make a write worth starting while the rules still run (one COPY batch of the store). */
 export const WRITE_BEHIND_EDGES = 20_000;
@@ -66,20 +67,23 @@ export class DerivedWriter {
       this.nodesDone += nodes.length;
       this.edgesDone += edges.length;
       if (nodes.length) await this.w.upsertNodes(nodes);
-      const byObjectId = this.g.byObjectId;
+      // Nodes analysis created have negative ids in the view: their ids in the graph are looked up once written.
       const fresh = new Set<string>();
+      const due = turnDue();
       for (const e of edges) {
-        if (byObjectId.get(e.start)!.id < 0 && !this.created.has(e.start)) fresh.add(e.start);
-        if (byObjectId.get(e.end)!.id < 0 && !this.created.has(e.end)) fresh.add(e.end);
+        if (due()) await nextTurn();
+        if (e.startId < 0) fresh.add(this.g.node(e.startId).objectid);
+        if (e.endId < 0) fresh.add(this.g.node(e.endId).objectid);
       }
-      if (fresh.size) for (const [o, id] of await this.w.nodeIds([...fresh])) this.created.set(o, id);
-      const id = (o: string) => {
-        const n = byObjectId.get(o)!.id;
-        return n >= 0 ? n : this.created.get(o)!;
-      };
+      const unknown = [...fresh].filter((o) => !this.created.has(o));
+      if (unknown.length) for (const [o, id] of await this.w.nodeIds(unknown)) this.created.set(o, id);
+      const id = (n: number) => (n >= 0 ? n : this.created.get(this.g.node(n).objectid)!);
+      const lastseen = this.c.now;
       const byId = function* (absent: boolean, replaced: ReadonlySet<string>) {
         for (const e of edges) {
-          if (replaced.has(e.kind) === absent) yield { startId: id(e.start), endId: id(e.end), kind: e.kind, properties: e.properties };
+          if (replaced.has(e.kind) === absent) {
+            yield { startId: id(e.startId), endId: id(e.endId), kind: e.kind, properties: { ...e.properties, lastseen } };
+          }
         }
       };
       await this.w.insertEdgesByNodeId(byId(true, this.replaced), { absent: true });

@@ -1,4 +1,4 @@
-import type { EdgeInput, GraphEdge, NodeInput, Properties } from '../graph/model.js';
+import type { GraphEdge, NodeInput, Properties } from '../graph/model.js';
 import { nextTurn } from '../next-turn.js';
 import type { GraphStore } from '../graph/store.js';
 import { AZURE_ANALYSIS_EDGE_KINDS, AZURE_ANALYSIS_PROPERTIES } from './steps/azure/kinds.js';
@@ -257,7 +257,11 @@ const SELF_EDGE_KINDS = new Set(['EnrollOnBehalfOf']);
 /** What an analysis run writes. Edges are also added to the view so later steps build on them. */
 export class Changes {
   readonly nodes: NodeInput[] = [];
-  readonly edges: EdgeInput[] = [];
+  /**
+   * Edges recorded, as the view holds them (node ids: negative for nodes analysis created), without `lastseen`,
+   * which the write adds: one object per derived edge rather than two (600k at tier M, all alive to the end).
+   */
+  readonly edges: GraphEdge[] = [];
   readonly counts: Record<string, number> = {};
   private fakeEdgeId = -1;
   /** Called every EDGES_PER_TURN edges recorded (the run starts writing them behind the rules, see DerivedWriter). */
@@ -276,8 +280,9 @@ export class Changes {
 
   edge(start: ANode, end: ANode, kind: string, properties: Properties = {}): void {
     if ((start.id === end.id && !SELF_EDGE_KINDS.has(kind)) || this.g.hasEdge(start.id, end.id, kind)) return;
-    this.g.addEdge({ id: this.fakeEdgeId--, startId: start.id, endId: end.id, kind, properties });
-    this.edges.push({ start: start.objectid, end: end.objectid, kind, properties: { ...properties, lastseen: this.now } });
+    const e = { id: this.fakeEdgeId--, startId: start.id, endId: end.id, kind, properties };
+    this.g.addEdge(e);
+    this.edges.push(e);
     this.counts[kind] = (this.counts[kind] ?? 0) + 1;
     if (this.edges.length % EDGES_PER_TURN === 0) this.onPile?.();
   }

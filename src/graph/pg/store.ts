@@ -26,6 +26,8 @@ const SCAN_PAGE = 50_000;
 const NODE_SCAN_PAGE = 10_000;
 /** Edges per page of edgesOfKinds, for the same reason. */
 const EDGE_PAGE = 10_000;
+/** Edges insertEdgesByNodeId gathers between two turns of the event loop. */
+const GATHER_SLICE = 8_192;
 /** The properties of an edge read without them (edgesOfKinds): shared, so frozen. */
 const NO_PROPERTIES: Properties = Object.freeze({});
 
@@ -143,15 +145,15 @@ export class PgGraphStore implements GraphStore {
     const mask = new Uint8Array(1 << 16);
     for (const k of bare) mask[k] = 1;
     const copied: GraphEdge[] = [];
-    const [byCopy, rich] = await Promise.all([
-      scanEdgeIdsByCopy(this.db, mask, (id, startId, endId, kindId) => {
-        copied.push({ id, startId, endId, kind: this.byId.get(kindId)!, properties: NO_PROPERTIES });
-      }),
-      this.pageEdgesOfKinds(
-        ids.filter((k) => withProperties.includes(k)),
-        withProperties,
-      ),
-    ]);
+    const byCopy = await scanEdgeIdsByCopy(this.db, mask, (id, startId, endId, kindId) => {
+      copied.push({ id, startId, endId, kind: this.byId.get(kindId)!, properties: NO_PROPERTIES });
+    });
+    // After the COPY, not beside it: a page parsed in the same turn as the COPY's chunks (and the node scan's
+    // pages, beside which analysis reads this) held the serving thread's loop ~100 ms at tier M.
+    const rich = await this.pageEdgesOfKinds(
+      ids.filter((k) => withProperties.includes(k)),
+      withProperties,
+    );
     return mergeById(byCopy ? copied : await this.pageEdgesOfKinds(bare, withProperties), rich);
   }
 
@@ -257,9 +259,12 @@ export class PgGraphStore implements GraphStore {
           );
           written += rows.length;
           if (bulk) {
-            const encoded = Stager.encodeEdgesById(
-              rows.map((e) => ({ startId: e.startId, endId: e.endId, kindId: ids.get(e.kind)!, properties: e.properties })),
-            );
+            const encoded: string[] = [];
+            for (let i = 0; i < rows.length; i += GATHER_SLICE) {
+              if (i) await nextTurn();
+              const slice = rows.slice(i, i + GATHER_SLICE);
+              for (const c of Stager.encodeEdgesById(slice.map((e) => ({ ...e, kindId: ids.get(e.kind)! })))) encoded.push(c);
+            }
             await writing;
             writing = bulk.edgesById(encoded, opts.absent ?? false);
             writing.catch(() => undefined); // awaited by the next flush or below
@@ -272,9 +277,13 @@ export class PgGraphStore implements GraphStore {
             ]);
           }
         };
+        let gathered = 0;
         for (const e of edges) {
           batch.push(e);
           if (batch.length >= (bulk ? COPY_BATCH : WRITE_BATCH)) await flush();
+          // Analysis writes this way from the thread that answers requests, while its rules run: a batch is
+          // gathered and encoded in slices (a whole one held the loop for ~100 ms at tier M).
+          else if (++gathered % GATHER_SLICE === 0) await nextTurn();
         }
         if (batch.length) await flush();
         await writing;
