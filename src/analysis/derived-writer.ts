@@ -17,6 +17,8 @@ export class DerivedWriter {
   private edgesDone = 0;
   private writing?: Promise<void>;
   private failure?: { err: unknown };
+  /** Set when the run failed elsewhere: no write starts after it, and one in flight stops at its next batch. */
+  private stopped = false;
   /** Ids of the nodes analysis created (negative ids in the view), once written. */
   private readonly created = new Map<string, number>();
 
@@ -55,12 +57,23 @@ export class DerivedWriter {
     await this.drain(true);
   }
 
+  /**
+   * The run failed elsewhere (a rule threw): stops writing and waits for the write in flight, so nothing reaches
+   * the transaction's connection once it is rolled back and handed on. Never rejects.
+   */
+  async abandon(): Promise<void> {
+    this.stopped = true;
+    await this.first.catch(() => undefined);
+    await this.writing;
+  }
+
   private async drain(all: boolean): Promise<void> {
     await this.first;
     while (
-      all
+      !this.stopped &&
+      (all
         ? this.edgesDone < this.c.edges.length || this.nodesDone < this.c.nodes.length
-        : this.c.edges.length - this.edgesDone >= WRITE_BEHIND_EDGES
+        : this.c.edges.length - this.edgesDone >= WRITE_BEHIND_EDGES)
     ) {
       const nodes = this.c.nodes.slice(this.nodesDone);
       const edges = this.c.edges.slice(this.edgesDone);
@@ -75,19 +88,21 @@ export class DerivedWriter {
         if (e.startId < 0) fresh.add(this.g.node(e.startId).objectid);
         if (e.endId < 0) fresh.add(this.g.node(e.endId).objectid);
       }
+      if (this.stopped) return;
       const unknown = [...fresh].filter((o) => !this.created.has(o));
       if (unknown.length) for (const [o, id] of await this.w.nodeIds(unknown)) this.created.set(o, id);
       const id = (n: number) => (n >= 0 ? n : this.created.get(this.g.node(n).objectid)!);
       const lastseen = this.c.now;
-      const byId = function* (absent: boolean, replaced: ReadonlySet<string>) {
+      const byId = function* (this: DerivedWriter, absent: boolean) {
         for (const e of edges) {
-          if (replaced.has(e.kind) === absent) {
+          if (this.stopped) return;
+          if (this.replaced.has(e.kind) === absent) {
             yield { startId: id(e.startId), endId: id(e.endId), kind: e.kind, properties: { ...e.properties, lastseen } };
           }
         }
       };
-      await this.w.insertEdgesByNodeId(byId(true, this.replaced), { absent: true });
-      await this.w.insertEdgesByNodeId(byId(false, this.replaced));
+      await this.w.insertEdgesByNodeId(byId.call(this, true), { absent: true });
+      await this.w.insertEdgesByNodeId(byId.call(this, false));
     }
   }
 }

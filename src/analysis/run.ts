@@ -13,7 +13,7 @@ import { tierZero, type TierZeroSeed } from './steps/tier-zero.js';
 import { domainAssociations, fixWellKnownNodeTypes, linkWellKnownNodes } from './steps/well-known.js';
 import { availableHeap, checkAnalysisMemory } from './memory-guard.js';
 import { nextTurn } from '../next-turn.js';
-import { AnalysisGraph, Changes } from './view.js';
+import { AnalysisGraph, Changes, type ANode } from './view.js';
 import { DerivedWriter } from './derived-writer.js';
 
 export interface AnalysisResult {
@@ -84,13 +84,19 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
     c.onPile = () => writer.behind();
     // Analysis runs on the thread that answers requests: between steps, whatever waits gets its turn (the steps
     // held the loop ~3.7 s in one piece at tier M).
-    for (const step of ANALYSIS_STEPS) {
-      await step(g, c, stepOptions);
-      writer.behind();
-      await nextTurn();
+    let tagged: ANode[];
+    try {
+      for (const step of ANALYSIS_STEPS) {
+        await step(g, c, stepOptions);
+        writer.behind();
+        await nextTurn();
+      }
+      tagged = await tierZero(g, opts.tierZeroSeeds);
+      await writer.end();
+    } catch (err) {
+      await writer.abandon();
+      throw err;
     }
-    const tagged = await tierZero(g, opts.tierZeroSeeds);
-    await writer.end();
     await w.removeKindEverywhere(TIER_ZERO_KIND);
     await w.removePropertyEverywhere('system_tags');
     await w.upsertNodes(

@@ -92,4 +92,33 @@ describe('analysis writes behind its rules', () => {
     await runAnalysis(new PgGraphStore(a.db()));
     expect(await derived(a.db(), ['Owns'])).toEqual(before);
   });
+
+  it('leaves the graph as it was when a rule fails while a write runs behind it, and writes nothing after', async () => {
+    const owns = () =>
+      a
+        .db()
+        .query<{ e: string }>(
+          `select s.objectid || ' ' || t.objectid || ' ' || (e.properties ->> 'lastseen') as e
+           from graph_edges e join graph_nodes s on s.id = e.start_id join graph_nodes t on t.id = e.end_id
+           where e.kind_id = (select id from graph_kinds where name = 'Owns') order by 1`,
+        )
+        .then((rows) => rows.map((r) => r.e));
+    await runAnalysis(new PgGraphStore(a.db()), { now: new Date('2026-01-01T00:00:00Z') });
+    const before = await owns();
+    expect(before).toHaveLength(owned);
+    const original = [...ANALYSIS_STEPS];
+    // Right after the owns step, whose 25,000 edges started a write behind it.
+    ANALYSIS_STEPS.splice(original.findIndex((s) => s.name === 'ownsAndWriteOwner') + 1, 0, () => {
+      throw new Error('a rule failed for the test');
+    });
+    try {
+      await expect(runAnalysis(new PgGraphStore(a.db()), { now: new Date('2026-02-01T00:00:00Z') })).rejects.toThrow(
+        'a rule failed for the test',
+      );
+    } finally {
+      ANALYSIS_STEPS.splice(0, ANALYSIS_STEPS.length, ...original);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500)); // a write left running would land meanwhile
+    expect(await owns()).toEqual(before);
+  });
 });
