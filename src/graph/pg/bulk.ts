@@ -244,7 +244,10 @@ export class Stager {
     return true;
   }
 
-  /** Edge rows by node id in COPY text: this thread's part of edgesById, so a caller can encode one batch while the database writes the one before. */
+  /**
+   * Edge rows by node id in COPY text: this thread's part of edgesById, so a caller can encode one batch while the
+   * database writes the one before.
+   */
   static encodeEdgesById(rows: readonly StagedEdgeById[]): string[] {
     return [...chunks(rows, (e) => `${e.startId}\t${e.endId}\t${e.kindId}\t${copyJson(e.properties)}\n`)];
   }
