@@ -3,10 +3,11 @@ import { nextTurn } from '../../next-turn.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
 import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
-import { COPY_BATCH, WRITE_BATCH, writePrepared } from './write-prepared.js';
+import { writePrepared } from './write-prepared.js';
 import { prepareBatch, type PreparedBatch } from '../prepared.js';
 import { scanEdgeIdsByCopy, scanEdgesByCopy, type CopyOutDb } from './edge-scan.js';
-import { mergeById, uniqueById } from './merge.js';
+import { mergeById } from './merge.js';
+import { insertEdgesByNodeId } from './edges-by-id.js';
 import { WriteQueue } from './write-queue.js';
 import * as SQL from './sql.js';
 
@@ -26,8 +27,6 @@ const SCAN_PAGE = 50_000;
 const NODE_SCAN_PAGE = 10_000;
 /** Edges per page of edgesOfKinds, for the same reason. */
 const EDGE_PAGE = 10_000;
-/** Edges insertEdgesByNodeId gathers between two turns of the event loop. */
-const GATHER_SLICE = 8_192;
 /** The properties of an edge read without them (edgesOfKinds): shared, so frozen. */
 const NO_PROPERTIES: Properties = Object.freeze({});
 
@@ -244,51 +243,8 @@ export class PgGraphStore implements GraphStore {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(nodes, undefined)),
       upsertEdges: async (edges: EdgeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(undefined, edges)),
-      insertEdgesByNodeId: async (edges: Iterable<EdgeById>, opts: { absent?: boolean } = {}) => {
-        let written = 0;
-        let batch: EdgeById[] = [];
-        // One batch is written while the next is gathered and encoded (this thread's part: ~0.7 s of tier M's
-        // 600k derived edges, which the database spent waiting when each batch went out after the last).
-        let writing: Promise<void> = Promise.resolve();
-        const flush = async () => {
-          const rows = uniqueById(batch);
-          batch = [];
-          const ids = await this.kindIds(
-            q,
-            rows.map((e) => e.kind),
-          );
-          written += rows.length;
-          if (bulk) {
-            const encoded: string[] = [];
-            for (let i = 0; i < rows.length; i += GATHER_SLICE) {
-              if (i) await nextTurn();
-              const slice = rows.slice(i, i + GATHER_SLICE);
-              for (const c of Stager.encodeEdgesById(slice.map((e) => ({ ...e, kindId: ids.get(e.kind)! })))) encoded.push(c);
-            }
-            await writing;
-            writing = bulk.edgesById(encoded, opts.absent ?? false);
-            writing.catch(() => undefined); // awaited by the next flush or below
-          } else {
-            await q.query(SQL.UPSERT_EDGES_BY_ID, [
-              rows.map((e) => e.startId),
-              rows.map((e) => e.endId),
-              rows.map((e) => ids.get(e.kind)!),
-              rows.map((e) => JSON.stringify(e.properties)),
-            ]);
-          }
-        };
-        let gathered = 0;
-        for (const e of edges) {
-          batch.push(e);
-          if (batch.length >= (bulk ? COPY_BATCH : WRITE_BATCH)) await flush();
-          // Analysis writes this way from the thread that answers requests, while its rules run: a batch is
-          // gathered and encoded in slices (a whole one held the loop for ~100 ms at tier M).
-          else if (++gathered % GATHER_SLICE === 0) await nextTurn();
-        }
-        if (batch.length) await flush();
-        await writing;
-        return written;
-      },
+      insertEdgesByNodeId: async (edges: Iterable<EdgeById>, opts: { absent?: boolean } = {}) =>
+        insertEdgesByNodeId(q, bulk, (names) => this.kindIds(q, names), edges, opts.absent ?? false),
       nodeIds: async (objectids: readonly string[]) => {
         if (!objectids.length) return new Map();
         const rows = await q.query<{ id: number; objectid: string }>(SQL.NODE_IDS_BY_OBJECTIDS, [objectids]);
