@@ -92,17 +92,18 @@ export class DerivedWriter {
       const unknown = [...fresh].filter((o) => !this.created.has(o));
       if (unknown.length) for (const [o, id] of await this.w.nodeIds(unknown)) this.created.set(o, id);
       const id = (n: number) => (n >= 0 ? n : this.created.get(this.g.node(n).objectid)!);
-      const lastseen = this.c.now;
+      // The view's own edge objects are handed over (a copy of each, held across the write's turns, was promoted
+      // to the old generation and raised the peak at tier L), with lastseen added as they are encoded.
       const byId = function* (this: DerivedWriter, absent: boolean) {
         for (const e of edges) {
           if (this.stopped) return;
-          if (this.replaced.has(e.kind) === absent) {
-            yield { startId: id(e.startId), endId: id(e.endId), kind: e.kind, properties: { ...e.properties, lastseen } };
-          }
+          if (this.replaced.has(e.kind) !== absent) continue;
+          yield e.startId >= 0 && e.endId >= 0 ? e : { ...e, startId: id(e.startId), endId: id(e.endId) };
         }
       };
-      await this.w.insertEdgesByNodeId(byId.call(this, true), { absent: true });
-      await this.w.insertEdgesByNodeId(byId.call(this, false));
+      const properties = { lastseen: this.c.now };
+      await this.w.insertEdgesByNodeId(byId.call(this, true), { absent: true, properties });
+      await this.w.insertEdgesByNodeId(byId.call(this, false), { properties });
     }
   }
 }

@@ -22,10 +22,11 @@ export interface GraphWriter {
    * Adds edges between nodes known by id, in batches as the iterable yields them, without merging the list by
    * object id first (analysis writes millions of derived edges this way). An edge already present gets its
    * properties merged, incoming winning. With `absent`, the caller knows none exists (it deleted their kinds in
-   * this transaction): they go straight into the table, with no merge unless one does exist after all. Returns the
-   * number of edges written.
+   * this transaction): they go straight into the table, with no merge unless one does exist after all. With
+   * `properties`, every edge is written with these over its own (analysis's lastseen: the caller can hand over
+   * edge objects it keeps anyway instead of a copy of each). Returns the number of edges written.
    */
-  insertEdgesByNodeId(edges: Iterable<EdgeById>, opts?: { absent?: boolean }): Promise<number>;
+  insertEdgesByNodeId(edges: Iterable<EdgeById>, opts?: { absent?: boolean; properties?: Properties }): Promise<number>;
   /** Ids of nodes by object id as this transaction sees them; unknown ids are absent. */
   nodeIds(objectids: readonly string[]): Promise<Map<string, number>>;
   deleteNodes(objectids: string[]): Promise<number>;
