@@ -119,6 +119,12 @@ select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId"
        case when $2::smallint[] is null or e.kind_id = any($2::smallint[]) then ${boundedProperties('e.properties')} end as properties
 from graph_edges e where e.kind_id = any($1::smallint[]) and e.id > $3 order by e.id limit $4`;
 
+// The same rows in one query (beside edgesOfKinds' COPY, for the few kinds read with properties).
+export const EDGES_OF_KINDS_AT_ONCE = /* SQL */ `-- graph.edgesOfKindsAtOnce
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId",
+       case when e.kind_id = any($2::smallint[]) then ${boundedProperties('e.properties')} end as properties
+from graph_edges e where e.kind_id = any($1::smallint[]) order by e.id`;
+
 // Keyset pages, rows as arrays: the path index loads millions of rows without building an object per row.
 export const SCAN_NODES = /* SQL */ `-- graph.scanNodes
 select n.id, n.objectid, n.kind_ids, (select jsonb_object_agg(k, ${bounded('n.properties -> k')}) from unnest($3::text[]) k where n.properties ? k)

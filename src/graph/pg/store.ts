@@ -149,11 +149,24 @@ export class PgGraphStore implements GraphStore {
     });
     // After the COPY, not beside it: a page parsed in the same turn as the COPY's chunks (and the node scan's
     // pages, beside which analysis reads this) held the serving thread's loop ~100 ms at tier M.
-    const rich = await this.pageEdgesOfKinds(
-      ids.filter((k) => withProperties.includes(k)),
-      withProperties,
-    );
+    const richKinds = ids.filter((k) => withProperties.includes(k));
+    // Beside a COPY (a server), the kinds with properties in one query, handed over in slices: kept pages of sparse
+    // kinds (WriteOwnerRaw is a tenth of tier L's 25 M edges) scanned the table in id order again for each page
+    // (180 s for tier L's 200 pages; a generic plan made it a parallel scan and sort per page).
+    const rich = byCopy ? await this.edgesOfKindsAtOnce(richKinds, withProperties) : await this.pageEdgesOfKinds(richKinds, withProperties);
     return mergeById(byCopy ? copied : await this.pageEdgesOfKinds(bare, withProperties), rich);
+  }
+
+  /** Edges of the kinds given in one query, in id order, mapped in slices so the serving thread gets turns. */
+  private async edgesOfKindsAtOnce(ids: readonly number[], withProperties: readonly number[]): Promise<GraphEdge[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.query<EdgeRow>(SQL.EDGES_OF_KINDS_AT_ONCE, [ids, withProperties]);
+    const edges: GraphEdge[] = [];
+    for (let i = 0; i < rows.length; i += EDGE_PAGE) {
+      if (i) await nextTurn();
+      for (const e of await this.toEdges(rows.slice(i, i + EDGE_PAGE))) edges.push(e);
+    }
+    return edges;
   }
 
   /** Edges of the kinds given in keyset pages, in id order; properties only of the kinds in `withProperties` (all when null). */
@@ -243,8 +256,8 @@ export class PgGraphStore implements GraphStore {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(nodes, undefined)),
       upsertEdges: async (edges: EdgeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(undefined, edges)),
-      insertEdgesByNodeId: async (edges: Iterable<EdgeById>, opts: { absent?: boolean } = {}) =>
-        insertEdgesByNodeId(q, bulk, (names) => this.kindIds(q, names), edges, opts.absent ?? false),
+      insertEdgesByNodeId: async (edges: Iterable<EdgeById>, opts: { absent?: boolean; properties?: Properties } = {}) =>
+        insertEdgesByNodeId(q, bulk, (names) => this.kindIds(q, names), edges, opts),
       nodeIds: async (objectids: readonly string[]) => {
         if (!objectids.length) return new Map();
         const rows = await q.query<{ id: number; objectid: string }>(SQL.NODE_IDS_BY_OBJECTIDS, [objectids]);
