@@ -106,6 +106,7 @@ describe('analysis writes behind its rules', () => {
     await runAnalysis(new PgGraphStore(a.db()), { now: new Date('2026-01-01T00:00:00Z') });
     const before = await owns();
     expect(before).toHaveLength(owned);
+    expect(before.every((e) => e.endsWith(' 2026-01-01T00:00:00.000Z'))).toBe(true); // the run's time, added as written
     const original = [...ANALYSIS_STEPS];
     // Right after the owns step, whose 25,000 edges started a write behind it.
     ANALYSIS_STEPS.splice(original.findIndex((s) => s.name === 'ownsAndWriteOwner') + 1, 0, () => {

@@ -95,6 +95,27 @@ describe('graph writer', () => {
     ]);
   });
 
+  it('writes edges by node id with properties given for all of them over their own', async () => {
+    const [a, p] = [(await g.store().nodeByObjectId('A'))!, (await g.store().nodeByObjectId('P\tQ'))!];
+    const own = { isacl: true, lastseen: 'old' };
+    await g.store().write(async (w) => {
+      await w.insertEdgesByNodeId([{ startId: p.id, endId: a.id, kind: 'WriteOwner', properties: own }], {
+        absent: true,
+        properties: { lastseen: 'now' },
+      });
+      await w.insertEdgesByNodeId([{ startId: a.id, endId: p.id, kind: 'Owns', properties: {} }], { properties: { lastseen: 'now' } });
+    });
+    const edges = await g.store().edgesByTriples([
+      { startId: p.id, endId: a.id, kind: 'WriteOwner' },
+      { startId: a.id, endId: p.id, kind: 'Owns' },
+    ]);
+    expect(edges.map((e) => [e.kind, e.properties]).sort()).toEqual([
+      ['Owns', { lastseen: 'now' }],
+      ['WriteOwner', { isacl: true, lastseen: 'now' }],
+    ]);
+    expect(own).toEqual({ isacl: true, lastseen: 'old' }); // the caller's object is left as it was
+  });
+
   it('merges an edge met again later in the same write, keeping the batches before it', async () => {
     const edge = (end: string, properties: Record<string, unknown>) => ({ start: 'R', end, kind: 'GenericAll', properties });
     await g.store().write(async (w) => {
