@@ -147,12 +147,12 @@ export class PgGraphStore implements GraphStore {
     const byCopy = await scanEdgeIdsByCopy(this.db, mask, (id, startId, endId, kindId) => {
       copied.push({ id, startId, endId, kind: this.byId.get(kindId)!, properties: NO_PROPERTIES });
     });
-    // After the COPY, not beside it: a page parsed in the same turn as the COPY's chunks (and the node scan's
-    // pages, beside which analysis reads this) held the serving thread's loop ~100 ms at tier M.
+    // The kinds with properties after the COPY, not beside it: rows parsed in the same turn as the COPY's chunks
+    // (and the node scan's pages, beside which analysis reads this) held the serving thread's loop ~100 ms at
+    // tier M. Where the COPY ran (a server) they come in one query, handed over in slices: keyset pages of kinds
+    // this sparse (WriteOwnerRaw is a tenth of tier L's 25 M edges) scanned the table in id order again for each
+    // page (180 s for tier L's 200 pages; a generic plan made each a parallel scan and sort).
     const richKinds = ids.filter((k) => withProperties.includes(k));
-    // Beside a COPY (a server), the kinds with properties in one query, handed over in slices: kept pages of sparse
-    // kinds (WriteOwnerRaw is a tenth of tier L's 25 M edges) scanned the table in id order again for each page
-    // (180 s for tier L's 200 pages; a generic plan made it a parallel scan and sort per page).
     const rich = byCopy ? await this.edgesOfKindsAtOnce(richKinds, withProperties) : await this.pageEdgesOfKinds(richKinds, withProperties);
     return mergeById(byCopy ? copied : await this.pageEdgesOfKinds(bare, withProperties), rich);
   }
