@@ -151,7 +151,7 @@ export class PgGraphStore implements GraphStore {
     // (and the node scan's pages, beside which analysis reads this) held the serving thread's loop ~100 ms at
     // tier M. Where the COPY ran (a server) they come in one query, handed over in slices: keyset pages of kinds
     // this sparse (WriteOwnerRaw is a tenth of tier L's 25 M edges) scanned the table in id order again for each
-    // page (180 s for tier L's 200 pages; a generic plan made each a parallel scan and sort).
+    // page (180 s for tier L's hundreds of pages; a generic plan made each a parallel scan and sort).
     const richKinds = ids.filter((k) => withProperties.includes(k));
     const rich = byCopy ? await this.edgesOfKindsAtOnce(richKinds, withProperties) : await this.pageEdgesOfKinds(richKinds, withProperties);
     return mergeById(byCopy ? copied : await this.pageEdgesOfKinds(bare, withProperties), rich);
