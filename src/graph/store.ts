@@ -26,7 +26,7 @@ export interface GraphWriter {
    * `properties`, every edge is written with these over its own (analysis's lastseen: the caller can hand over
    * edge objects it keeps anyway instead of a copy of each). Returns the number of edges written.
    */
-  insertEdgesByNodeId(edges: Iterable<EdgeById>, opts?: { absent?: boolean; properties?: Properties }): Promise<number>;
+  insertEdgesByNodeId(edges: Iterable<EdgeById>, opts?: EdgesByIdOptions): Promise<number>;
   /** Ids of nodes by object id as this transaction sees them; unknown ids are absent. */
   nodeIds(objectids: readonly string[]): Promise<Map<string, number>>;
   deleteNodes(objectids: string[]): Promise<number>;
@@ -41,6 +41,12 @@ export interface EdgeById {
   endId: number;
   kind: string;
   properties: Properties;
+}
+
+/** How insertEdgesByNodeId writes (see there). */
+export interface EdgesByIdOptions {
+  absent?: boolean;
+  properties?: Properties;
 }
 
 export interface NodeScanRow {

@@ -30,9 +30,9 @@ describe('analysis writes behind its rules', () => {
           target.write((w) =>
             fn({
               ...w,
-              insertEdgesByNodeId: (edges) => {
+              insertEdgesByNodeId: (edges, opts) => {
                 log.push('write edges');
-                return w.insertEdgesByNodeId(edges);
+                return w.insertEdgesByNodeId(edges, opts);
               },
             }),
           );

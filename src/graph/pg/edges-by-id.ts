@@ -1,7 +1,6 @@
 import type { Queryable } from '../../db/pool.js';
 import { nextTurn } from '../../next-turn.js';
-import type { Properties } from '../model.js';
-import type { EdgeById } from '../store.js';
+import type { EdgeById, EdgesByIdOptions } from '../store.js';
 import { Stager } from './bulk.js';
 import { uniqueById } from './merge.js';
 import * as SQL from './sql.js';
@@ -20,7 +19,7 @@ export async function insertEdgesByNodeId(
   bulk: Stager | undefined,
   kindIds: (names: Iterable<string>) => Promise<Map<string, number>>,
   edges: Iterable<EdgeById>,
-  opts: { absent?: boolean; properties?: Properties },
+  opts: EdgesByIdOptions,
 ): Promise<number> {
   // Properties over each edge's own are merged as a slice is encoded, so the merged object dies young.
   const extra = opts.properties;

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/pool.js';
 import { nextTurn } from '../../next-turn.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
-import type { EdgeById, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
+import type { EdgeById, EdgesByIdOptions, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
 import { Stager } from './bulk.js';
 import { writePrepared } from './write-prepared.js';
 import { prepareBatch, type PreparedBatch } from '../prepared.js';
@@ -139,7 +139,7 @@ export class PgGraphStore implements GraphStore {
     if (!propertiesOf) return this.pageEdgesOfKinds(ids, null);
     const withProperties = [...(await this.knownKindIdsOf(propertiesOf)).values()];
     // The kinds read without properties come in one COPY, parsed with no row object (analysis at tier M: 1.1 M of
-    // its 1.3 M edges; the pages spent ~1 s of this thread on pg's rows); the rest in pages beside it.
+    // its 1.3 M edges; the pages spent ~1 s of this thread on pg's rows); the rest after it (below).
     const bare = ids.filter((k) => !withProperties.includes(k));
     const mask = new Uint8Array(1 << 16);
     for (const k of bare) mask[k] = 1;
@@ -256,7 +256,7 @@ export class PgGraphStore implements GraphStore {
       tx: q,
       upsertNodes: async (nodes: NodeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(nodes, undefined)),
       upsertEdges: async (edges: EdgeInput[]) => this.sendPrepared(q, bulk, await prepareBatch(undefined, edges)),
-      insertEdgesByNodeId: async (edges: Iterable<EdgeById>, opts: { absent?: boolean; properties?: Properties } = {}) =>
+      insertEdgesByNodeId: async (edges: Iterable<EdgeById>, opts: EdgesByIdOptions = {}) =>
         insertEdgesByNodeId(q, bulk, (names) => this.kindIds(q, names), edges, opts),
       nodeIds: async (objectids: readonly string[]) => {
         if (!objectids.length) return new Map();
