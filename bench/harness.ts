@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import type { Express } from 'express';
+import fs from 'node:fs';
 import type { Server } from 'node:http';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate';
@@ -38,10 +39,14 @@ export async function migratedSchema(base: string, schema: string): Promise<stri
   return url;
 }
 
-/** The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh in-memory PGlite. */
+/**
+ * The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh PGlite, in memory or, with
+ * `pgliteDir`, in that directory on disk (as `gas serve` keeps it under DATA_DIR; removed at close).
+ */
 export async function benchDatabase(
   suffix = '',
   logger = log,
+  pgliteDir?: string,
 ): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
@@ -59,7 +64,7 @@ export async function benchDatabase(
       },
     };
   }
-  const embedded = await startEmbedded('memory://', logger);
+  const embedded = await startEmbedded(pgliteDir ?? 'memory://', logger, { publish: false });
   const db = new Database(embedded.url, { log: logger });
   await migrate(db, log);
   return {
@@ -69,6 +74,7 @@ export async function benchDatabase(
     async close() {
       await db.close();
       await embedded.stop();
+      if (pgliteDir) fs.rmSync(pgliteDir, { recursive: true, force: true });
     },
   };
 }

@@ -88,9 +88,12 @@ export async function copyIntoServer(url: string, f: { kinds: string; nodes: str
   }
 }
 
-/** The same into a fresh in-process PGlite (its COPY reads a blob; the socket cannot carry COPY): its CPU is ours. */
-export async function copyIntoPglite(f: { kinds: string; nodes: string; edges: string }): Promise<CopyTimes> {
-  const db = await PGlite.create();
+/**
+ * The same into a fresh in-process PGlite (its COPY reads a blob; the socket cannot carry COPY): its CPU is ours. In
+ * `dataDir` on disk when given (removed after), else in memory.
+ */
+export async function copyIntoPglite(f: { kinds: string; nodes: string; edges: string }, dataDir?: string): Promise<CopyTimes> {
+  const db = await PGlite.create(dataDir ? { dataDir } : {});
   try {
     for (const m of fs
       .readdirSync(MIGRATIONS_DIR)
@@ -107,5 +110,6 @@ export async function copyIntoPglite(f: { kinds: string; nodes: string; edges: s
     return { ms: Date.now() - started, cpuMs: Math.round(ownCpuMs() - cpu) };
   } finally {
     await db.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -35,6 +35,17 @@ function child(args: string[]): Promise<ChildResult> {
 }
 
 const perS = (n: number, ms: number) => Math.round(n / (ms / 1000));
+
+/**
+ * Where PGlite keeps a side's graph: on disk under the bench's directory, as `gas serve` keeps it under DATA_DIR
+ * (BENCH_PGLITE=memory: in memory, both sides). In memory PGlite's file system copies a whole relation file each
+ * time PostgreSQL extends it by several pages (its fallocate truncates to the new size into a new array), so a
+ * COPY's bulk extensions cost more the larger the table: the plain COPY of tier M took 311 s there (docs/benchmarks.md).
+ */
+function pgliteDir(dir: string, side: string): string | undefined {
+  if (process.env.BENCH_DATABASE_URL || process.env.BENCH_PGLITE === 'memory') return undefined;
+  return fs.mkdtempSync(path.join(dir, `pglite-${side}-`));
+}
 type BenchStore = Awaited<ReturnType<typeof benchDatabase>>;
 
 /** Files up to this size are also read whole (V8 strings stop at ~512 MiB). */
@@ -63,7 +74,7 @@ async function trial(store: BenchStore, files: string[], dir: string): Promise<T
     } finally {
       await target.close();
     }
-  } else copy = await copyIntoPglite(dump);
+  } else copy = await copyIntoPglite(dump, pgliteDir(dir, 'copy'));
   return { ours, copy, rows: dump.rows, ratio: Number((copy.ms / ours.ms).toFixed(2)) };
 }
 
@@ -96,7 +107,7 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
     const done: Trial[] = [];
     for (let i = 0; i < trials; i++) {
       await store?.close();
-      store = await benchDatabase();
+      store = await benchDatabase('', undefined, pgliteDir(dir, 'ours'));
       done.push(await trial(store, files, dir));
     }
     // The figures below are the median trial's (of an even number, the lower middle one); the last graph is analysed.
