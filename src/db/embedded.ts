@@ -8,7 +8,20 @@ import type { Logger } from '../logger.js';
 export interface EmbeddedDatabase {
   /** A `pg` connection string for the socket the embedded database listens on. */
   url: string;
+  /**
+   * `COPY … FROM STDIN` statements (and statements around them, in one string) run on PGlite directly, with the
+   * rows as its `/dev/blob`: in whatever transaction its one session is in, so only for Database (copyIn), which
+   * calls it while its own transaction holds the session. Resolves the rows copied.
+   */
+  copyIn(sql: string, chunks: readonly (string | Buffer)[]): Promise<number>;
   stop(): Promise<void>;
+}
+
+const FROM_STDIN = /\bfrom\s+stdin\b/gi;
+
+async function copyInto(db: PGlite, sql: string, chunks: readonly (string | Buffer)[]): Promise<number> {
+  const results = await db.exec(sql.replace(FROM_STDIN, "from '/dev/blob'"), { blob: new Blob(chunks as BlobPart[]) });
+  return results.reduce((n, r) => n + (r.affectedRows ?? 0), 0);
 }
 
 /** Where a running server publishes its embedded database, so `gas ingest` etc. can reach it instead of the files. */
@@ -153,6 +166,7 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
   if (info && opts.publish !== false) fs.writeFileSync(info, JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
   return {
     url,
+    copyIn: (sql, chunks) => copyInto(db, sql, chunks),
     async stop() {
       if (info && fs.existsSync(info)) fs.rmSync(info, { force: true });
       await socket.server.stop();

@@ -57,9 +57,9 @@ export interface Queryable {
   /** Runs one parameterised statement and returns the number of rows it touched. */
   execute(sql: string, params?: readonly unknown[]): Promise<number>;
   /**
-   * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server. PGlite's socket
-   * loses protocol sync on COPY, so there it is absent and callers fall back to parameterised statements.
-   * Chunks given as an array are sent with the statement, without waiting for the server to ask; then `sql` may
+   * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server, or of an embedded
+   * PGlite running in this process (DatabaseOptions.copyIn). PGlite's socket loses protocol sync on COPY, so
+   * elsewhere it is absent and callers fall back to parameterised statements. Chunks given as an array are sent with the statement, without waiting for the server to ask; then `sql` may
    * also hold statements around the COPY (one query string, run in order, the first error ending it).
    */
   copyFrom?(sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number>;
@@ -81,6 +81,11 @@ export interface DatabaseOptions {
    * @default detected from the server on first connection
    */
   prepare?: boolean;
+  /**
+   * `COPY … FROM STDIN` run in this process on the embedded PGlite's one session (see EmbeddedDatabase.copyIn): a
+   * transaction's copyFrom there, which its socket cannot carry. Only for the PGlite this process runs.
+   */
+  copyIn?: (sql: string, chunks: readonly (string | Buffer)[]) => Promise<number>;
 }
 
 // int8 and numeric as JS numbers: our ids and counts stay far below 2^53.
@@ -178,7 +183,11 @@ export class Database implements Queryable {
       const q: Queryable = {
         query: async <R = Row>(sql: string, params: readonly unknown[] = []) => (await this.run(conn, sql, params)).rows as R[],
         execute: async (sql, params = []) => (await this.run(conn, sql, params)).rowCount ?? 0,
-        copyFrom: this.features!.copy ? (sql, chunks) => this.copy(conn, sql, chunks) : undefined,
+        copyFrom: this.features!.copy
+          ? (sql, chunks) => this.copy(conn, sql, chunks)
+          : this.features!.shared && this.opts.copyIn
+            ? (sql, chunks) => this.copyInProcess(conn, sql, chunks)
+            : undefined,
       };
       await this.run(conn, 'begin', []);
       try {
@@ -286,6 +295,16 @@ export class Database implements Queryable {
       await pipeline(Readable.from(chunks, { objectMode: false }), stream);
       return stream.rowCount;
     });
+    return done.catch((err) => this.rethrow(err, sql));
+  }
+
+  /**
+   * A COPY on the embedded PGlite in this process, behind this connection's statements: PGlite has one session, and
+   * while this connection's transaction is open that session serves no other connection (withConnection's turn,
+   * and the socket server's queue for other processes), so the COPY runs inside the transaction.
+   */
+  private copyInProcess(conn: Connection, sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number> {
+    const done = enqueue(conn, () => this.opts.copyIn!(sql, [...chunks]));
     return done.catch((err) => this.rethrow(err, sql));
   }
 

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+
+/**
+ * The embedded PGlite this process runs takes a transaction's COPY in-process (DatabaseOptions.copyIn), so ingest
+ * and analysis write through the same bulk path as on a server. Run in a plain Node process on a PGlite of its own
+ * (Jest's sandbox cannot load PGlite), in either test mode: the graph must be the one the parameterised path
+ * writes, and the COPY must stay inside its transaction.
+ */
+jest.setTimeout(180_000);
+
+let seen: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'test', 'helpers', 'embedded-copy-in-child.ts')],
+      { cwd: root, maxBuffer: 16 << 20 },
+      (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
+    ),
+  );
+  seen = JSON.parse(stdout);
+});
+
+const same = { missing: [], extra: [] };
+
+describe('COPY in-process on the embedded database', () => {
+  it('is offered to transactions only when the Database is given it', () => {
+    expect(seen.copyFrom).toEqual({ with: 'function', without: 'undefined' });
+  });
+
+  it('ingests the same graph as the parameterised statements', () => {
+    expect(seen.ingest.errors).toEqual([]);
+    expect(seen.ingest.edges).toBeGreaterThan(100);
+    expect(seen.ingest.difference).toEqual(same);
+  });
+
+  it('ingests the same files again without a change (the direct COPY meets existing edges and merges instead)', () => {
+    expect(seen.again).toEqual({ errors: [], difference: same });
+  });
+
+  it('analyses to the same graph, its derived edges written by COPY', () => {
+    expect(seen.analysis.edges).toBeGreaterThan(seen.ingest.edges);
+    expect(seen.analysis.difference).toEqual(same);
+  });
+
+  it('keeps the COPY inside its transaction: rolled back with it, unseen by another connection until the commit', () => {
+    expect(seen.isolation).toEqual({ copied: 2, rolledBack: 'a later step fails', afterRollback: 0, readerSaw: 1 });
+  });
+
+  it("reports the database's errors as the service's own, and the transaction goes on after a savepoint", () => {
+    expect(seen.errors).toEqual({
+      duplicate: { name: 'AppError', code: 'CONFLICT' },
+      malformed: { name: 'AppError', code: 'BAD_REQUEST' },
+      committed: 2,
+    });
+  });
+});

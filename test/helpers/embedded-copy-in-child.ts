@@ -1,0 +1,119 @@
+import { runAnalysis } from '../../src/analysis/run';
+import { startEmbedded, type EmbeddedDatabase } from '../../src/db/embedded';
+import { migrate } from '../../src/db/migrate';
+import { Database } from '../../src/db/pool';
+import { PgGraphStore } from '../../src/graph/pg/store';
+import { ingestPath } from '../../src/ingest/ingest-path';
+import { createLogger } from '../../src/logger';
+import { comparable, dumpGraph, GOLDEN_INPUT, TESTLAB_FILES, type GoldenGraph } from './fixtures';
+
+/**
+ * The scenarios of test/db/embedded-copy-in.test.ts, run in a plain Node process (PGlite's loader cannot run in
+ * Jest's sandbox) against an in-process PGlite: prints what each saw as one JSON object.
+ */
+const log = createLogger('silent');
+let embedded: EmbeddedDatabase;
+const open: Database[] = [];
+
+/** A migrated schema of the embedded database, with or without the in-process COPY. */
+async function database(schema: string, copyIn: boolean): Promise<Database> {
+  const boot = new Database(embedded.url, { log });
+  await boot.query(`create schema ${schema}`);
+  await boot.close();
+  const db = new Database(embedded.url, { log, searchPath: schema, ...(copyIn && { copyIn: embedded.copyIn }) });
+  await migrate(db, log);
+  open.push(db);
+  return db;
+}
+
+function lines(g: GoldenGraph): string[] {
+  const props = (p: Record<string, unknown>) => JSON.stringify(Object.entries(comparable(p)).sort(([a], [b]) => a.localeCompare(b)));
+  return [
+    ...[...g.nodes].map(([id, n]) => `node ${id} ${n.kinds.join(',')} ${props(n.properties)}`),
+    ...[...g.edges].map(([key, p]) => `edge ${key} ${props(p)}`),
+  ].sort();
+}
+
+/** Lines of one graph missing from the other, both ways (a few, for the test's message). */
+function difference(a: string[], b: string[]): { missing: string[]; extra: string[] } {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return { missing: a.filter((l) => !sb.has(l)).slice(0, 5), extra: b.filter((l) => !sa.has(l)).slice(0, 5) };
+}
+
+const edgeCount = (g: GoldenGraph) => g.edges.size;
+const failure = (e: unknown) => ({ name: (e as Error).constructor.name, code: (e as { code?: string }).code });
+const COPY = `copy graph_edges (start_id, end_id, kind_id, properties) from stdin`;
+const count = async (db: Database) => (await db.query<{ n: number }>('select count(*)::int as n from graph_edges'))[0]!.n;
+
+async function main(): Promise<Record<string, unknown>> {
+  embedded = await startEmbedded('memory://', log);
+  const withCopy = await database('copy_in', true);
+  const without = await database('params', false);
+  const out: Record<string, unknown> = {
+    copyFrom: { with: await withCopy.tx(async (q) => typeof q.copyFrom), without: await without.tx(async (q) => typeof q.copyFrom) },
+  };
+
+  const errors: unknown[] = [];
+  for (const db of [withCopy, without])
+    for (const f of [...GOLDEN_INPUT, ...TESTLAB_FILES]) errors.push(...(await ingestPath(new PgGraphStore(db), f)).errors);
+  const ingested = await dumpGraph(withCopy);
+  out.ingest = { errors, edges: edgeCount(ingested), difference: difference(lines(await dumpGraph(without)), lines(ingested)) };
+
+  // Again: every edge exists, so the direct COPY fails on the unique index, is rolled back to its savepoint and the
+  // rows are merged instead (the bulk writer's conflict path).
+  const again: unknown[] = [];
+  for (const f of [...GOLDEN_INPUT, ...TESTLAB_FILES]) again.push(...(await ingestPath(new PgGraphStore(withCopy), f)).errors);
+  out.again = { errors: again, difference: difference(lines(ingested), lines(await dumpGraph(withCopy))) };
+
+  // Analysis writes its derived edges by COPY behind its rules.
+  for (const db of [withCopy, without]) await runAnalysis(new PgGraphStore(db));
+  const analysed = await dumpGraph(withCopy);
+  out.analysis = { edges: edgeCount(analysed), difference: difference(lines(await dumpGraph(without)), lines(analysed)) };
+
+  // Inside its transaction: rolled back with it, unseen by another connection until the commit.
+  const iso = await database('isolation', true);
+  await iso.query(`insert into graph_kinds (name) values ('MemberOf')`);
+  let copied: number | undefined;
+  const rolledBack = await iso
+    .tx(async (q) => {
+      copied = await q.copyFrom!(COPY, ['1\t2\t1\t{}\n', '2\t3\t1\t{}\n']);
+      throw new Error('a later step fails');
+    })
+    .catch((e: Error) => e.message);
+  const afterRollback = await count(iso);
+  let reader: Promise<number> | undefined;
+  await iso.tx(async (q) => {
+    await q.copyFrom!(COPY, ['1\t2\t1\t{}\n']);
+    reader = count(iso); // another connection: it waits for the session until this transaction ends
+    await new Promise((r) => setTimeout(r, 50));
+  });
+  out.isolation = { copied, rolledBack, afterRollback, readerSaw: await reader };
+
+  // Errors of the database as the service's own, and the transaction going on after a savepoint.
+  const errs = await database('errors', true);
+  await errs.query(`insert into graph_kinds (name) values ('MemberOf')`);
+  out.errors = await errs.tx(async (q) => {
+    await q.copyFrom!(COPY, ['1\t2\t1\t{}\n']);
+    await q.query('savepoint s');
+    const duplicate = await q.copyFrom!(COPY, ['1\t2\t1\t{}\n']).then(() => 'copied', failure);
+    await q.query('rollback to savepoint s');
+    const malformed = await q.copyFrom!(COPY, ['one\t2\t1\t{}\n']).then(() => 'copied', failure);
+    await q.query('rollback to savepoint s');
+    await q.copyFrom!(COPY, ['2\t1\t1\t{}\n']);
+    return { duplicate, malformed };
+  });
+  (out.errors as Record<string, unknown>).committed = await count(errs);
+  return out;
+}
+
+main()
+  .then(async (out) => {
+    for (const db of open) await db.close();
+    await embedded.stop();
+    process.stdout.write(JSON.stringify(out));
+  })
+  .catch((err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
