@@ -47,7 +47,7 @@ export async function benchDatabase(
   suffix = '',
   logger = log,
   pgliteDir?: string,
-): Promise<{ db: Database; url: string; kind: string; close(): Promise<void> }> {
+): Promise<{ db: Database; url: string; kind: string; dataDir?: string; close(opts?: { keepFiles?: boolean }): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
     const schema = `bench_${process.pid}${suffix}`;
@@ -65,16 +65,22 @@ export async function benchDatabase(
     };
   }
   const embedded = await startEmbedded(pgliteDir ?? 'memory://', logger, { publish: false });
-  const db = new Database(embedded.url, { log: logger });
+  const db = new Database(embedded.url, { log: logger, copyIn: embedded.copyIn });
   await migrate(db, log);
+  let closed = false;
   return {
     db,
     url: embedded.url,
     kind: 'embedded',
-    async close() {
-      await db.close();
-      await embedded.stop();
-      if (pgliteDir) fs.rmSync(pgliteDir, { recursive: true, force: true });
+    dataDir: pgliteDir,
+    // Once; with keepFiles a directory on disk stays for another process to open (then removed by a later close).
+    async close(opts = {}) {
+      if (!closed) {
+        closed = true;
+        await db.close();
+        await embedded.stop();
+      }
+      if (pgliteDir && !opts.keepFiles) fs.rmSync(pgliteDir, { recursive: true, force: true });
     },
   };
 }

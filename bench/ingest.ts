@@ -59,11 +59,21 @@ interface Trial {
   ratio: number;
 }
 
-async function trial(store: BenchStore, files: string[], dir: string): Promise<Trial> {
-  // On PGlite the database runs in this process: its CPU during the child's ingest is the server's.
-  const pgliteCpu = ownCpuMs();
-  const ours = await child(['ingest', store.url, ...files]);
-  if (store.kind !== 'postgres') ours.server_cpu_ms = Math.round(ownCpuMs() - pgliteCpu);
+async function trial(files: string[], dir: string): Promise<Trial & { store: BenchStore }> {
+  let store: BenchStore;
+  let ours: ChildResult;
+  const onDisk = pgliteDir(dir, 'ours');
+  if (onDisk) {
+    // As `gas serve` and `gas ingest` run it: PGlite in the ingesting process; opened here afterwards for the dump.
+    ours = await child(['ingest', `embedded:${onDisk}`, ...files]);
+    store = await benchDatabase('', undefined, onDisk);
+  } else {
+    store = await benchDatabase();
+    // On PGlite in memory the database runs in this process: its CPU during the child's ingest is the server's.
+    const pgliteCpu = ownCpuMs();
+    ours = await child(['ingest', store.url, ...files]);
+    if (store.kind !== 'postgres') ours.server_cpu_ms = Math.round(ownCpuMs() - pgliteCpu);
+  }
   // The ceiling: COPY of exactly the rows the ingest produced, into fresh tables with the same indexes.
   const dump = await dumpGraph(store.db, dir);
   let copy: CopyTimes;
@@ -75,7 +85,7 @@ async function trial(store: BenchStore, files: string[], dir: string): Promise<T
       await target.close();
     }
   } else copy = await copyIntoPglite(dump, pgliteDir(dir, 'copy'));
-  return { ours, copy, rows: dump.rows, ratio: Number((copy.ms / ours.ms).toFixed(2)) };
+  return { ours, copy, rows: dump.rows, ratio: Number((copy.ms / ours.ms).toFixed(2)), store };
 }
 
 /**
@@ -107,8 +117,10 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
     const done: Trial[] = [];
     for (let i = 0; i < trials; i++) {
       await store?.close();
-      store = await benchDatabase('', undefined, pgliteDir(dir, 'ours'));
-      done.push(await trial(store, files, dir));
+      store = undefined;
+      const t = await trial(files, dir);
+      store = t.store;
+      done.push(t);
     }
     // The figures below are the median trial's (of an even number, the lower middle one); the last graph is analysed.
     const mid = [...done].sort((a, b) => a.ratio - b.ratio)[Math.floor((done.length - 1) / 2)]!;
@@ -125,10 +137,13 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
     )[0]!;
     // A graph larger than the analysis child's heap is refused by analysis itself (tier L with Node's default heap:
     // run with NODE_OPTIONS=--max-old-space-size=12288); the ingest figures stand, and the refusal is reported.
+    // On PGlite on disk analysis runs in its own process on the files, as the ingest did: this one lets go of them.
+    const onDisk = last.kind === 'embedded' && last.dataDir;
+    if (onDisk && process.env.BENCH_ANALYSIS !== '0') await last.close({ keepFiles: true });
     const analysis =
       process.env.BENCH_ANALYSIS === '0'
         ? undefined
-        : await child(['analyze', last.url]).catch((err: Error) => ({
+        : await child(['analyze', onDisk ? `embedded:${onDisk}` : last.url]).catch((err: Error) => ({
             refused: /AppError: ([^\n]*)/.exec(err.message)?.[1] ?? err.message,
           }));
     return {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { signRequest } from '../../src/auth/signature';
 import { benchDatabase } from '../harness';
@@ -13,6 +14,7 @@ import { summarise } from '../stats';
  *
  *   BENCH_SERVER_DIST=1 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_ingest PROBE_DIR=/tmp/tierM \
  *     node --import tsx bench/probes/ingest-latency.ts
+ *   BENCH_SERVER_DIST=1 PROBE_EMBEDDED=1 PROBE_DIR=/tmp/tierM node --import tsx bench/probes/ingest-latency.ts
  */
 const DIR = process.env.PROBE_DIR ?? '/tmp/tierM';
 const FILES = (process.env.PROBE_FILES ?? 'groups,users,computers').split(',');
@@ -22,8 +24,11 @@ const KEY = Buffer.from('gas-ingest-latency-probe-key-32b').toString('base64');
 type Sample = { at: number; ms: number };
 
 async function main(): Promise<void> {
-  const target = await benchDatabase('_latency');
-  const server = await startServerChild({ DATABASE_URL: target.url, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: KEY });
+  // PROBE_EMBEDDED=1: the server on its embedded default (PGlite in its own process, DATA_DIR a fresh directory).
+  const dataDir = process.env.PROBE_EMBEDDED === '1' ? fs.mkdtempSync(path.join(os.tmpdir(), 'gas-latency-')) : undefined;
+  const target = dataDir ? undefined : await benchDatabase('_latency');
+  const storage: Record<string, string> = target ? { DATABASE_URL: target.url } : { DATA_DIR: dataDir! };
+  const server = await startServerChild({ ...storage, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: KEY });
   try {
     const token = await benchToken(server.url, 'probe');
     const call = async (method: 'GET' | 'POST', target: string, body?: Buffer, headers: Record<string, string> = {}) => {
@@ -92,7 +97,8 @@ async function main(): Promise<void> {
     );
   } finally {
     await server.stop();
-    await target.close();
+    await target?.close();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
