@@ -41,6 +41,8 @@ class TimedClient extends pg.Client {
 interface Connection {
   client: pg.PoolClient;
   last: Promise<unknown>;
+  /** Set when the connection's transaction has ended (committed or rolled back). */
+  ended?: boolean;
 }
 
 /** Starts `start` once the connection's last statement has ended, and makes it the last one. */
@@ -199,6 +201,8 @@ export class Database implements Queryable {
         await conn.last;
         await conn.client.query('rollback').catch((e) => this.log.warn({ err: e }, 'rollback failed'));
         throw err;
+      } finally {
+        conn.ended = true;
       }
     });
   }
@@ -304,7 +308,12 @@ export class Database implements Queryable {
    * and the socket server's queue for other processes), so the COPY runs inside the transaction.
    */
   private copyInProcess(conn: Connection, sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number> {
-    const done = enqueue(conn, () => this.opts.copyIn!(sql, [...chunks]));
+    const done = enqueue(conn, async () => {
+      // The in-process COPY does not go through the connection: after the transaction it would run in whatever
+      // transaction holds the session then (or in none), so a late caller fails instead.
+      if (conn.ended) throw new Error('COPY on a transaction that has ended');
+      return this.opts.copyIn!(sql, [...chunks]);
+    });
     return done.catch((err) => this.rethrow(err, sql));
   }
 

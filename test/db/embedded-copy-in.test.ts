@@ -46,8 +46,15 @@ describe('COPY in-process on the embedded database', () => {
     expect(seen.analysis.difference).toEqual(same);
   });
 
-  it('keeps the COPY inside its transaction: rolled back with it, unseen by another connection until the commit', () => {
-    expect(seen.isolation).toEqual({ copied: 2, rolledBack: 'a later step fails', afterRollback: 0, readerSaw: 1 });
+  it('keeps the COPY inside its transaction: rolled back with it, unseen by another connection until the commit, refused after it', () => {
+    expect(seen.isolation).toEqual({
+      copied: 2,
+      rolledBack: 'a later step fails',
+      afterRollback: 0,
+      readerSaw: 1,
+      late: { name: 'AppError', code: 'INTERNAL' },
+      afterLate: 1,
+    });
   });
 
   it("reports the database's errors as the service's own, and the transaction goes on after a savepoint", () => {

@@ -88,7 +88,12 @@ async function main(): Promise<Record<string, unknown>> {
     reader = count(iso); // another connection: it waits for the session until this transaction ends
     await new Promise((r) => setTimeout(r, 50));
   });
-  out.isolation = { copied, rolledBack, afterRollback, readerSaw: await reader };
+  const readerSaw = await reader;
+  // A COPY asked of a transaction that has ended fails rather than run in whatever holds the session then.
+  let kept: ((sql: string, chunks: string[]) => Promise<number>) | undefined;
+  await iso.tx(async (q) => void (kept = q.copyFrom!));
+  const late = await kept!(COPY, ['3\t4\t1\t{}\n']).then(() => 'copied', failure);
+  out.isolation = { copied, rolledBack, afterRollback, readerSaw, late, afterLate: await count(iso) };
 
   // Errors of the database as the service's own, and the transaction going on after a savepoint.
   const errs = await database('errors', true);
