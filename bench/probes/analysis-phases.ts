@@ -1,4 +1,5 @@
 import { ANALYSIS_STEPS, runAnalysis } from '../../src/analysis/run';
+import { startEmbedded } from '../../src/db/embedded';
 import { Database } from '../../src/db/pool';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import { createLogger } from '../../src/logger';
@@ -9,7 +10,9 @@ import { createLogger } from '../../src/logger';
  * process's RSS and heap after it. The run writes its results, as analysis does (the same graph again).
  *
  *   node --import tsx bench/probes/analysis-phases.ts postgres://postgres@127.0.0.1:5432/<db with an ingested graph>
- * (a graph: `DATABASE_URL=<url> node dist/cli.js ingest <tier dir> --no-analysis`)
+ *   node --import tsx bench/probes/analysis-phases.ts embedded:<DATA_DIR>   (PGlite in this process; with
+ *     PROBE_NO_COPY_OUT=1 it reads by pages over the socket, as before the in-process COPY out)
+ * (a graph: `DATABASE_URL=<url> node dist/cli.js ingest <tier dir> --no-analysis`, or DATA_DIR=<dir> without the URL)
  */
 const times: [string, number][] = [];
 const memory = () => `rss ${Math.round(process.memoryUsage().rss / 1e6)} MB heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`;
@@ -48,7 +51,14 @@ ANALYSIS_STEPS.forEach((step, i) => {
 async function main(): Promise<void> {
   const url = process.argv[2];
   if (!url) throw new Error('usage: analysis-phases <url>');
-  const db = new Database(url, { log: createLogger('silent') });
+  // embedded:<dir>: PGlite on <dir> in this process, as `gas serve` runs it.
+  const log = createLogger('silent');
+  const embedded = url.startsWith('embedded:') ? await startEmbedded(url.slice('embedded:'.length), log, { publish: false }) : undefined;
+  const db = new Database(embedded?.url ?? url, {
+    log,
+    copyIn: embedded?.copyIn,
+    copyOut: process.env.PROBE_NO_COPY_OUT ? undefined : embedded?.copyOut,
+  });
   const started = performance.now();
   const r = await runAnalysis(timed(new PgGraphStore(db), 'store'));
   process.stdout.write(
@@ -56,6 +66,7 @@ async function main(): Promise<void> {
   );
   for (const [what, ms] of times) if (ms > 20) process.stdout.write(`${String(Math.round(ms)).padStart(7)} ms  ${what}\n`);
   await db.close();
+  await embedded?.stop();
 }
 
 main().catch((err: Error) => {

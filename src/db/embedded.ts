@@ -14,14 +14,29 @@ export interface EmbeddedDatabase {
    * calls it while its own transaction holds the session. Resolves the rows copied.
    */
   copyIn(sql: string, chunks: readonly (string | Buffer)[]): Promise<number>;
+  /** One `COPY … TO STDOUT` statement run on PGlite directly, its whole output returned; the same conditions. */
+  copyOut(sql: string): Promise<Buffer>;
   stop(): Promise<void>;
 }
 
 const FROM_STDIN = /\bfrom\s+stdin\b/gi;
+const TO_STDOUT = /\bto\s+stdout\s*$/i;
+
+/** Refuses to run outside a transaction: the direct API must only ever join the caller's own. */
+function inTransaction(db: PGlite, what: string): void {
+  if (!db.isInTransaction()) throw new Error(`${what} on the embedded database outside a transaction`);
+}
 
 async function copyInto(db: PGlite, sql: string, chunks: readonly (string | Buffer)[]): Promise<number> {
+  inTransaction(db, 'COPY FROM');
   const results = await db.exec(sql.replace(FROM_STDIN, "from '/dev/blob'"), { blob: new Blob(chunks as BlobPart[]) });
   return results.reduce((n, r) => n + (r.affectedRows ?? 0), 0);
+}
+
+async function copyOutOf(db: PGlite, sql: string): Promise<Buffer> {
+  inTransaction(db, 'COPY TO');
+  const result = await db.query(sql.replace(TO_STDOUT, "to '/dev/blob'"));
+  return result.blob ? Buffer.from(await result.blob.arrayBuffer()) : Buffer.alloc(0);
 }
 
 /** Where a running server publishes its embedded database, so `gas ingest` etc. can reach it instead of the files. */
@@ -167,6 +182,7 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
   return {
     url,
     copyIn: (sql, chunks) => copyInto(db, sql, chunks),
+    copyOut: (sql) => copyOutOf(db, sql),
     async stop() {
       if (info && fs.existsSync(info)) fs.rmSync(info, { force: true });
       await socket.server.stop();

@@ -45,6 +45,9 @@ interface Connection {
   ended?: boolean;
 }
 
+/** Bytes of an in-process COPY's output handed on at a time (rows may be split anywhere, as a stream's chunks are). */
+const COPY_OUT_SLICE = 1 << 20;
+
 /** Starts `start` once the connection's last statement has ended, and makes it the last one. */
 function enqueue<T>(conn: Connection, start: () => Promise<T>): Promise<T> {
   const started = conn.last.then(start);
@@ -88,6 +91,8 @@ export interface DatabaseOptions {
    * transaction's copyFrom there, which its socket cannot carry. Only for the PGlite this process runs.
    */
   copyIn?: (sql: string, chunks: readonly (string | Buffer)[]) => Promise<number>;
+  /** `COPY … TO STDOUT` likewise (EmbeddedDatabase.copyOut): Database.copyOut there, run in a transaction of its own. */
+  copyOut?: (sql: string) => Promise<Buffer>;
 }
 
 // int8 and numeric as JS numbers: our ids and counts stay far below 2^53.
@@ -145,11 +150,16 @@ export class Database implements Queryable {
 
   /**
    * `COPY (…) TO STDOUT` (text format): each chunk of the output goes to `onChunk` as it arrives, without row
-   * objects. Resolves false, running nothing, on PGlite (its socket loses protocol sync on COPY): callers page there.
+   * objects. Resolves false, running nothing, on PGlite (its socket loses protocol sync on COPY): callers page there;
+   * except on the PGlite this process runs (DatabaseOptions.copyOut).
    */
   async copyOut(sql: string, onChunk: (chunk: Buffer) => void): Promise<boolean> {
     return this.withConnection(async (conn) => {
-      if (!this.features!.copy) return false;
+      if (!this.features!.copy) {
+        if (!(this.features!.shared && this.opts.copyOut)) return false;
+        await this.copyOutInProcess(conn, sql, onChunk);
+        return true;
+      }
       // A throw in onChunk is kept and the rest of the output drained, so the connection stays in protocol sync.
       let failed: unknown;
       const done = enqueue(
@@ -315,6 +325,27 @@ export class Database implements Queryable {
       return this.opts.copyIn!(sql, [...chunks]);
     });
     return done.catch((err) => this.rethrow(err, sql));
+  }
+
+  /**
+   * A COPY out of the embedded PGlite in this process, in a transaction of this connection's: while it is open the
+   * one session serves nothing else (see copyInProcess), so the COPY reads what this connection would. The output
+   * comes whole and is handed on in slices with a turn between, as a server's stream would come.
+   */
+  private async copyOutInProcess(conn: Connection, sql: string, onChunk: (chunk: Buffer) => void): Promise<void> {
+    // Begun and ended without the request's deadline (as tx() rolls back): a transaction left open would keep the
+    // one session from every other connection.
+    await enqueue(conn, () => conn.client.query('begin')).catch((err) => this.rethrow(err, 'begin'));
+    let out: Buffer;
+    try {
+      out = await enqueue(conn, () => this.opts.copyOut!(sql)).catch((err) => this.rethrow(err, sql));
+    } finally {
+      await enqueue(conn, () => conn.client.query('commit')).catch((err) => this.rethrow(err, 'commit'));
+    }
+    for (let at = 0; at < out.length; at += COPY_OUT_SLICE) {
+      if (at) await new Promise((resolve) => setImmediate(resolve));
+      onChunk(out.subarray(at, at + COPY_OUT_SLICE));
+    }
   }
 
   /** PGlite (embedded) reports itself in version(); it can neither cancel statements nor keep per-connection names. */

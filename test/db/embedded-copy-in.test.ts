@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 
 /**
- * The embedded PGlite this process runs takes a transaction's COPY in-process (DatabaseOptions.copyIn), so ingest
- * and analysis write through the same bulk path as on a server. Run in a plain Node process on a PGlite of its own
+ * The embedded PGlite this process runs takes COPY in-process (DatabaseOptions.copyIn and copyOut), so ingest and
+ * analysis write, and analysis and the path index read, through the same bulk paths as on a server. Run in a plain Node process on a PGlite of its own
  * (Jest's sandbox cannot load PGlite), in either test mode: the graph must be the one the parameterised path
  * writes, and the COPY must stay inside its transaction.
  */
@@ -37,11 +37,21 @@ describe('COPY in-process on the embedded database', () => {
     expect(seen.ingest.difference).toEqual(same);
   });
 
+  it('copies out the rows a select gives, in a transaction of its own that ends even when the COPY fails', () => {
+    expect(seen.copyOut).toEqual({
+      copiedOut: { with: true, without: false },
+      sameAsSelect: true,
+      failed: { name: 'AppError', code: 'INTERNAL' }, // a statement of ours that cannot run: a 500, logged
+      inTransaction: false,
+      inTransactionInTx: true,
+    });
+  });
+
   it('ingests the same files again without a change (the direct COPY meets existing edges and merges instead)', () => {
     expect(seen.again).toEqual({ errors: [], difference: same });
   });
 
-  it('analyses to the same graph, its derived edges written by COPY', () => {
+  it('analyses to the same graph, its edges read and its derived edges written by COPY', () => {
     expect(seen.analysis.edges).toBeGreaterThan(seen.ingest.edges);
     expect(seen.analysis.difference).toEqual(same);
   });

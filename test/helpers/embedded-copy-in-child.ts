@@ -1,7 +1,7 @@
 import { runAnalysis } from '../../src/analysis/run';
 import { startEmbedded, type EmbeddedDatabase } from '../../src/db/embedded';
 import { migrate } from '../../src/db/migrate';
-import { Database } from '../../src/db/pool';
+import { Database, type Queryable } from '../../src/db/pool';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import { ingestPath } from '../../src/ingest/ingest-path';
 import { createLogger } from '../../src/logger';
@@ -20,7 +20,11 @@ async function database(schema: string, copyIn: boolean): Promise<Database> {
   const boot = new Database(embedded.url, { log });
   await boot.query(`create schema ${schema}`);
   await boot.close();
-  const db = new Database(embedded.url, { log, searchPath: schema, ...(copyIn && { copyIn: embedded.copyIn }) });
+  const db = new Database(embedded.url, {
+    log,
+    searchPath: schema,
+    ...(copyIn && { copyIn: embedded.copyIn, copyOut: embedded.copyOut }),
+  });
   await migrate(db, log);
   open.push(db);
   return db;
@@ -44,6 +48,13 @@ function difference(a: string[], b: string[]): { missing: string[]; extra: strin
 const edgeCount = (g: GoldenGraph) => g.edges.size;
 const failure = (e: unknown) => ({ name: (e as Error).constructor.name, code: (e as { code?: string }).code });
 const COPY = `copy graph_edges (start_id, end_id, kind_id, properties) from stdin`;
+/** Whether the session is inside a transaction: there now() stays the same from one statement to the next. */
+async function inTransaction(db: Queryable): Promise<boolean> {
+  const first = (await db.query<{ t: string }>('select now()::text as t'))[0]!.t;
+  await new Promise((r) => setTimeout(r, 5));
+  return first === (await db.query<{ t: string }>('select now()::text as t'))[0]!.t;
+}
+
 const count = async (db: Database) => (await db.query<{ n: number }>('select count(*)::int as n from graph_edges'))[0]!.n;
 
 async function main(): Promise<Record<string, unknown>> {
@@ -59,6 +70,27 @@ async function main(): Promise<Record<string, unknown>> {
     for (const f of [...GOLDEN_INPUT, ...TESTLAB_FILES]) errors.push(...(await ingestPath(new PgGraphStore(db), f)).errors);
   const ingested = await dumpGraph(withCopy);
   out.ingest = { errors, edges: edgeCount(ingested), difference: difference(lines(await dumpGraph(without)), lines(ingested)) };
+
+  // COPY out (the index build's and analysis's edge scans): the rows a select gives, and no transaction left open.
+  const sql = 'copy (select id, start_id, end_id, kind_id from graph_edges order by id) to stdout';
+  const chunks: Buffer[] = [];
+  const copiedOut = {
+    with: await withCopy.copyOut(sql, (c) => chunks.push(Buffer.from(c))),
+    without: await without.copyOut(sql, () => {}),
+  };
+  const selected = await withCopy.query<{ id: number; start_id: number; end_id: number; kind_id: number }>(
+    'select id, start_id, end_id, kind_id from graph_edges order by id',
+  );
+  const text = selected.map((r) => `${r.id}\t${r.start_id}\t${r.end_id}\t${r.kind_id}\n`).join('');
+  const failed = await withCopy.copyOut('copy (select no_such_column from graph_edges) to stdout', () => {}).then(() => 'copied', failure);
+  out.copyOut = {
+    copiedOut,
+    sameAsSelect: Buffer.concat(chunks).toString() === text,
+    failed,
+    inTransaction: await inTransaction(withCopy),
+    // the check itself, where a transaction is open
+    inTransactionInTx: await withCopy.tx((q) => inTransaction(q)),
+  };
 
   // Again: every edge exists, so the direct COPY fails on the unique index, is rolled back to its savepoint and the
   // rows are merged instead (the bulk writer's conflict path).

@@ -1,6 +1,6 @@
 import type { EdgeScanBatch } from '../store.js';
 
-/** What the COPY scan needs of the database: `Database.copyOut` (false on PGlite, which cannot COPY). */
+/** What the COPY scan needs of the database: `Database.copyOut` (false on PGlite over its socket, which cannot COPY). */
 export interface CopyOutDb {
   copyOut?(sql: string, onChunk: (chunk: Buffer) => void): Promise<boolean>;
 }
