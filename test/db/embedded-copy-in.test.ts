@@ -47,6 +47,11 @@ describe('COPY in-process on the embedded database', () => {
     });
   });
 
+  it("gives the path index's edge scan the same edges by COPY as by pages", () => {
+    expect(seen.edgeScan.edges).toBeGreaterThan(100);
+    expect(seen.edgeScan.same).toBe(true);
+  });
+
   it('ingests the same files again without a change (the direct COPY meets existing edges and merges instead)', () => {
     expect(seen.again).toEqual({ errors: [], difference: same });
   });

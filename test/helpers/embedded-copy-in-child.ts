@@ -48,6 +48,20 @@ function difference(a: string[], b: string[]): { missing: string[]; extra: strin
 const edgeCount = (g: GoldenGraph) => g.edges.size;
 const failure = (e: unknown) => ({ name: (e as Error).constructor.name, code: (e as { code?: string }).code });
 const COPY = `copy graph_edges (start_id, end_id, kind_id, properties) from stdin`;
+/** Every edge as the store's scan for the path index gives it (start, end, kind, flags), by object ids and kind names. */
+async function scannedEdges(db: Database): Promise<string[]> {
+  const ids = new Map(
+    (await db.query<{ id: number; objectid: string }>('select id, objectid from graph_nodes')).map((r) => [r.id, r.objectid]),
+  );
+  const kinds = new Map((await db.query<{ id: number; name: string }>('select id, name from graph_kinds')).map((r) => [r.id, r.name]));
+  const edges: string[] = [];
+  await new PgGraphStore(db).scanEdges((b) => {
+    for (let i = 0; i < b.start.length; i++)
+      edges.push(`${ids.get(b.start[i]!)} ${kinds.get(b.kind[i]!)} ${ids.get(b.end[i]!)} ${b.flags[i]}`);
+  });
+  return edges.sort();
+}
+
 /** Whether the session is inside a transaction: there now() stays the same from one statement to the next. */
 async function inTransaction(db: Queryable): Promise<boolean> {
   const first = (await db.query<{ t: string }>('select now()::text as t'))[0]!.t;
@@ -91,6 +105,11 @@ async function main(): Promise<Record<string, unknown>> {
     // the check itself, where a transaction is open
     inTransactionInTx: await withCopy.tx((q) => inTransaction(q)),
   };
+
+  // The path index's edge scan: by COPY with it, by pages without; the same edges either way.
+  out.edgeScan = { with: await scannedEdges(withCopy), without: await scannedEdges(without) };
+  const scanned = out.edgeScan as { with: string[]; without: string[] };
+  out.edgeScan = { edges: scanned.with.length, same: JSON.stringify(scanned.with) === JSON.stringify(scanned.without) };
 
   // Again: every edge exists, so the direct COPY fails on the unique index, is rolled back to its savepoint and the
   // rows are merged instead (the bulk writer's conflict path).
