@@ -31,6 +31,11 @@ describe('COPY in-process on the embedded database', () => {
     expect(seen.copyFrom).toEqual({ with: 'function', without: 'undefined' });
   });
 
+  it("carries values COPY's text format escapes, or takes for its markers, as they were given", () => {
+    const awkward = ['back\\slash\\', 'tab\there', 'line\nbreak\r\n', '\\N', 'quote " and \' ', 'Ünïcødé 漢字 🚀', 'x'.repeat(70_000)];
+    expect(seen.awkward).toEqual({ description: awkward.join('|'), edge: true });
+  });
+
   it('ingests the same graph as the parameterised statements', () => {
     expect(seen.ingest.errors).toEqual([]);
     expect(seen.ingest.edges).toBeGreaterThan(100);

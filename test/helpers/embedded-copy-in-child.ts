@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { runAnalysis } from '../../src/analysis/run';
 import { startEmbedded, type EmbeddedDatabase } from '../../src/db/embedded';
 import { migrate } from '../../src/db/migrate';
@@ -5,7 +8,7 @@ import { Database, type Queryable } from '../../src/db/pool';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import { ingestPath } from '../../src/ingest/ingest-path';
 import { createLogger } from '../../src/logger';
-import { comparable, dumpGraph, GOLDEN_INPUT, TESTLAB_FILES, type GoldenGraph } from './fixtures';
+import { AZUREHOUND, comparable, dumpGraph, GOLDEN_INPUT, SHARED_FIXTURES, TESTLAB_FILES, type GoldenGraph } from './fixtures';
 
 /**
  * The scenarios of test/db/embedded-copy-in.test.ts, run in a plain Node process (PGlite's loader cannot run in
@@ -71,7 +74,45 @@ async function inTransaction(db: Queryable): Promise<boolean> {
 
 const count = async (db: Database) => (await db.query<{ n: number }>('select count(*)::int as n from graph_edges'))[0]!.n;
 
+/**
+ * Values COPY's text format must escape, or that look like its markers (`\N` is its null), in properties and
+ * object ids, in a SharpHound users file: what the parameterised path writes as given must come out of the COPY so.
+ */
+function awkwardFile(): string {
+  const domainsid = 'S-1-5-21-1000000000-2000000000-3000000000';
+  const awkward = ['back\\slash\\', 'tab\there', 'line\nbreak\r\n', '\\N', 'quote " and \' ', 'Ünïcødé 漢字 🚀', 'x'.repeat(70_000)];
+  const user = (rid: number, extra: Record<string, unknown>, aces: unknown[] = []) => ({
+    ObjectIdentifier: `${domainsid}-${rid}`,
+    Properties: { name: `USER${rid}@AWKWARD.LOCAL`, domain: 'AWKWARD.LOCAL', domainsid, ...extra },
+    Aces: aces,
+    SPNTargets: [],
+    HasSIDHistory: [],
+    AllowedToDelegate: [],
+    PrimaryGroupSID: `${domainsid}-513`,
+    IsDeleted: false,
+    IsACLProtected: false,
+  });
+  const data = [
+    user(1101, Object.fromEntries(awkward.map((v, i) => [`description${i}`, v]))),
+    user(1102, { description: awkward.join('|'), sidhistory: awkward }, [
+      { PrincipalSID: `${domainsid}-1101`, PrincipalType: 'User', RightName: 'GenericAll', IsInherited: false },
+    ]),
+  ];
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gas-awkward-')), 'users.json');
+  fs.writeFileSync(file, JSON.stringify({ meta: { methods: 0, type: 'users', count: data.length, version: 6 }, data }));
+  return file;
+}
+
 async function main(): Promise<Record<string, unknown>> {
+  const awkward = awkwardFile();
+  // Collector files of every kind the writer takes: SharpHound (ours and BloodHound's), AzureHound, OpenGraph.
+  const files = [
+    ...GOLDEN_INPUT,
+    ...TESTLAB_FILES,
+    path.join(AZUREHOUND, 'entra.json'),
+    path.join(SHARED_FIXTURES, 'opengraph', 'minimal.json'),
+    awkward,
+  ];
   embedded = await startEmbedded('memory://', log);
   const withCopy = await database('copy_in', true);
   const without = await database('params', false);
@@ -80,9 +121,15 @@ async function main(): Promise<Record<string, unknown>> {
   };
 
   const errors: unknown[] = [];
-  for (const db of [withCopy, without])
-    for (const f of [...GOLDEN_INPUT, ...TESTLAB_FILES]) errors.push(...(await ingestPath(new PgGraphStore(db), f)).errors);
+  for (const db of [withCopy, without]) for (const f of files) errors.push(...(await ingestPath(new PgGraphStore(db), f)).errors);
   const ingested = await dumpGraph(withCopy);
+  const awkwardNode = ingested.nodes.get('S-1-5-21-1000000000-2000000000-3000000000-1102');
+  out.awkward = {
+    description: awkwardNode?.properties.description,
+    edge:
+      ingested.edges.size > 0 &&
+      [...ingested.edges.keys()].some((k) => k.includes('-1101 -[GenericAll]-> S-1-5-21-1000000000-2000000000-3000000000-1102')),
+  };
   out.ingest = { errors, edges: edgeCount(ingested), difference: difference(lines(await dumpGraph(without)), lines(ingested)) };
 
   // COPY out (the index build's and analysis's edge scans): the rows a select gives, and no transaction left open.
@@ -114,7 +161,7 @@ async function main(): Promise<Record<string, unknown>> {
   // Again: every edge exists, so the direct COPY fails on the unique index, is rolled back to its savepoint and the
   // rows are merged instead (the bulk writer's conflict path).
   const again: unknown[] = [];
-  for (const f of [...GOLDEN_INPUT, ...TESTLAB_FILES]) again.push(...(await ingestPath(new PgGraphStore(withCopy), f)).errors);
+  for (const f of files) again.push(...(await ingestPath(new PgGraphStore(withCopy), f)).errors);
   out.again = { errors: again, difference: difference(lines(ingested), lines(await dumpGraph(withCopy))) };
 
   // Analysis writes its derived edges by COPY behind its rules.
@@ -160,6 +207,7 @@ async function main(): Promise<Record<string, unknown>> {
     return { duplicate, malformed };
   });
   (out.errors as Record<string, unknown>).committed = await count(errs);
+  fs.rmSync(path.dirname(awkward), { recursive: true, force: true });
   return out;
 }
 
