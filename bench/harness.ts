@@ -65,7 +65,7 @@ export async function benchDatabase(
     };
   }
   const embedded = await startEmbedded(pgliteDir ?? 'memory://', logger, { publish: false });
-  const db = new Database(embedded.url, { log: logger, copyIn: embedded.copyIn, copyOut: embedded.copyOut });
+  const db = new Database(embedded.url, { log: logger, inProcess: embedded });
   await migrate(db, log);
   let closed = false;
   return {

@@ -28,7 +28,7 @@ async function main() {
     const log = createLogger('silent');
     if (!url.startsWith('embedded:')) return new Database(url, { log, max });
     embedded = await startEmbedded(url.slice('embedded:'.length), log, { publish: false });
-    const db = new Database(embedded.url, { log, max, copyIn: embedded.copyIn, copyOut: embedded.copyOut });
+    const db = new Database(embedded.url, { log, max, inProcess: embedded });
     await migrate(db, log);
     started = Date.now();
     cpuStarted = ownCpuMs();

@@ -54,13 +54,13 @@ async function main(): Promise<void> {
   // embedded:<dir>: PGlite on <dir> in this process, as `gas serve` runs it.
   const log = createLogger('silent');
   const embedded = url.startsWith('embedded:') ? await startEmbedded(url.slice('embedded:'.length), log, { publish: false }) : undefined;
-  const db = new Database(embedded?.url ?? url, {
-    log,
-    copyIn: embedded?.copyIn,
-    copyOut: process.env.PROBE_NO_COPY_OUT ? undefined : embedded?.copyOut,
-  });
+  const db = new Database(embedded?.url ?? url, { log, inProcess: embedded });
+  // PROBE_NO_COPY_OUT=1: the store is told the database cannot COPY out, and pages (writes still COPY).
+  const reads = process.env.PROBE_NO_COPY_OUT
+    ? new Proxy(db, { get: (target, key) => (key === 'copyOut' ? async () => false : Reflect.get(target, key, target)) })
+    : db;
   const started = performance.now();
-  const r = await runAnalysis(timed(new PgGraphStore(db), 'store'));
+  const r = await runAnalysis(timed(new PgGraphStore(reads), 'store'));
   process.stdout.write(
     `total ${Math.round(performance.now() - started)} ms, ${Object.values(r.edges).reduce((a, b) => a + b, 0)} derived edges\n`,
   );

@@ -4,18 +4,16 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { Logger } from '../logger.js';
+import type { InProcessCopy } from './pool.js';
 
-export interface EmbeddedDatabase {
+/**
+ * The embedded database, and COPY on it past the socket (InProcessCopy): run on PGlite directly, with the rows as
+ * its `/dev/blob`, in whatever transaction its one session is in, so only for Database (DatabaseOptions.inProcess),
+ * which calls them while a transaction of its own holds the session; both refuse to run outside a transaction.
+ */
+export interface EmbeddedDatabase extends InProcessCopy {
   /** A `pg` connection string for the socket the embedded database listens on. */
   url: string;
-  /**
-   * `COPY … FROM STDIN` statements (and statements around them, in one string) run on PGlite directly, with the
-   * rows as its `/dev/blob`: in whatever transaction its one session is in, so only for Database (copyIn), which
-   * calls it while its own transaction holds the session. Resolves the rows copied.
-   */
-  copyIn(sql: string, chunks: readonly (string | Buffer)[]): Promise<number>;
-  /** One `COPY … TO STDOUT` statement run on PGlite directly, its whole output returned; the same conditions. */
-  copyOut(sql: string): Promise<Buffer>;
   stop(): Promise<void>;
 }
 

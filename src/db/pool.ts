@@ -63,9 +63,10 @@ export interface Queryable {
   execute(sql: string, params?: readonly unknown[]): Promise<number>;
   /**
    * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server, or of an embedded
-   * PGlite running in this process (DatabaseOptions.copyIn). PGlite's socket loses protocol sync on COPY, so
-   * elsewhere it is absent and callers fall back to parameterised statements. Chunks given as an array are sent with the statement, without waiting for the server to ask; then `sql` may
-   * also hold statements around the COPY (one query string, run in order, the first error ending it).
+   * PGlite running in this process (DatabaseOptions.inProcess). PGlite's socket loses protocol sync on COPY, so
+   * elsewhere it is absent and callers fall back to parameterised statements. Chunks given as an array are sent
+   * with the statement, without waiting for the server to ask; then `sql` may also hold statements around the
+   * COPY (one query string, run in order, the first error ending it).
    */
   copyFrom?(sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number>;
 }
@@ -87,12 +88,18 @@ export interface DatabaseOptions {
    */
   prepare?: boolean;
   /**
-   * `COPY … FROM STDIN` run in this process on the embedded PGlite's one session (see EmbeddedDatabase.copyIn): a
-   * transaction's copyFrom there, which its socket cannot carry. Only for the PGlite this process runs.
+   * The embedded PGlite this process runs (EmbeddedDatabase): its socket cannot carry COPY, so a transaction's
+   * copyFrom and Database.copyOut run through PGlite's own API instead, on its one session.
    */
-  copyIn?: (sql: string, chunks: readonly (string | Buffer)[]) => Promise<number>;
-  /** `COPY … TO STDOUT` likewise (EmbeddedDatabase.copyOut): Database.copyOut there, run in a transaction of its own. */
-  copyOut?: (sql: string) => Promise<Buffer>;
+  inProcess?: InProcessCopy;
+}
+
+/** COPY on an embedded PGlite in this process, past its socket (see EmbeddedDatabase). */
+export interface InProcessCopy {
+  /** `COPY … FROM STDIN` (with statements around it, in one string) fed `chunks`; resolves the rows copied. */
+  copyIn(sql: string, chunks: readonly (string | Buffer)[]): Promise<number>;
+  /** One `COPY … TO STDOUT`, its whole output. */
+  copyOut(sql: string): Promise<Buffer>;
 }
 
 // int8 and numeric as JS numbers: our ids and counts stay far below 2^53.
@@ -151,12 +158,12 @@ export class Database implements Queryable {
   /**
    * `COPY (…) TO STDOUT` (text format): each chunk of the output goes to `onChunk` as it arrives, without row
    * objects. Resolves false, running nothing, on PGlite (its socket loses protocol sync on COPY): callers page there;
-   * except on the PGlite this process runs (DatabaseOptions.copyOut).
+   * except on the PGlite this process runs (DatabaseOptions.inProcess).
    */
   async copyOut(sql: string, onChunk: (chunk: Buffer) => void): Promise<boolean> {
     return this.withConnection(async (conn) => {
       if (!this.features!.copy) {
-        if (!(this.features!.shared && this.opts.copyOut)) return false;
+        if (!(this.features!.shared && this.opts.inProcess)) return false;
         await this.copyOutInProcess(conn, sql, onChunk);
         return true;
       }
@@ -197,7 +204,7 @@ export class Database implements Queryable {
         execute: async (sql, params = []) => (await this.run(conn, sql, params)).rowCount ?? 0,
         copyFrom: this.features!.copy
           ? (sql, chunks) => this.copy(conn, sql, chunks)
-          : this.features!.shared && this.opts.copyIn
+          : this.features!.shared && this.opts.inProcess
             ? (sql, chunks) => this.copyInProcess(conn, sql, chunks)
             : undefined,
       };
@@ -322,7 +329,7 @@ export class Database implements Queryable {
       // The in-process COPY does not go through the connection: after the transaction it would run in whatever
       // transaction holds the session then (or in none), so a late caller fails instead.
       if (conn.ended) throw new Error('COPY on a transaction that has ended');
-      return this.opts.copyIn!(sql, [...chunks]);
+      return this.opts.inProcess!.copyIn(sql, [...chunks]);
     });
     return done.catch((err) => this.rethrow(err, sql));
   }
@@ -338,7 +345,7 @@ export class Database implements Queryable {
     await enqueue(conn, () => conn.client.query('begin')).catch((err) => this.rethrow(err, 'begin'));
     let out: Buffer;
     try {
-      out = await enqueue(conn, () => this.opts.copyOut!(sql)).catch((err) => this.rethrow(err, sql));
+      out = await enqueue(conn, () => this.opts.inProcess!.copyOut(sql)).catch((err) => this.rethrow(err, sql));
     } finally {
       await enqueue(conn, () => conn.client.query('commit')).catch((err) => this.rethrow(err, 'commit'));
     }

@@ -22,7 +22,7 @@ export async function openStorage(config: Config, log: Logger, opts: { publish?:
     return { db, kind: 'postgres', close: () => db.close() };
   }
   const embedded: EmbeddedDatabase = await startEmbedded(config.dataDir, log, opts);
-  const db = new Database(embedded.url, { log: log.child({ module: 'db' }), copyIn: embedded.copyIn, copyOut: embedded.copyOut });
+  const db = new Database(embedded.url, { log: log.child({ module: 'db' }), inProcess: embedded });
   return {
     db,
     kind: 'embedded',

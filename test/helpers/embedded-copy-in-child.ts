@@ -26,7 +26,7 @@ async function database(schema: string, copyIn: boolean): Promise<Database> {
   const db = new Database(embedded.url, {
     log,
     searchPath: schema,
-    ...(copyIn && { copyIn: embedded.copyIn, copyOut: embedded.copyOut }),
+    ...(copyIn && { inProcess: embedded }),
   });
   await migrate(db, log);
   open.push(db);
