@@ -99,7 +99,8 @@ function awkwardFile(): string {
     ]),
   ];
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gas-awkward-')), 'users.json');
-  fs.writeFileSync(file, JSON.stringify({ meta: { methods: 0, type: 'users', count: data.length, version: 6 }, data }));
+  // Data first, as SharpHound writes it.
+  fs.writeFileSync(file, JSON.stringify({ data, meta: { methods: 0, type: 'users', count: data.length, version: 6 } }));
   return file;
 }
 
@@ -154,8 +155,7 @@ async function main(): Promise<Record<string, unknown>> {
   };
 
   // The path index's edge scan: by COPY with it, by pages without; the same edges either way.
-  out.edgeScan = { with: await scannedEdges(withCopy), without: await scannedEdges(without) };
-  const scanned = out.edgeScan as { with: string[]; without: string[] };
+  const scanned = { with: await scannedEdges(withCopy), without: await scannedEdges(without) };
   out.edgeScan = { edges: scanned.with.length, same: JSON.stringify(scanned.with) === JSON.stringify(scanned.without) };
 
   // Again: every edge exists, so the direct COPY fails on the unique index, is rolled back to its savepoint and the
