@@ -2,7 +2,7 @@ import pg from 'pg';
 import type { Logger } from '../logger.js';
 
 /** The channel migration 0020's triggers notify on every change to tokens, users, roles and permissions. */
-const CHANNEL = 'gas_auth';
+export const AUTH_CHANNEL = 'gas_auth';
 /** How often the listening connection proves it is alive, and how long an answer may take before it is not. */
 const HEARTBEAT_MS = 500;
 const STALE_MS = 1_000;
@@ -60,12 +60,12 @@ export function listenForAuthChanges(
     c.on('error', (err) => lost(c, 'connection error', err));
     c.on('end', () => lost(c, 'connection ended'));
     c.on('notification', (n) => {
-      if (n.channel === CHANNEL) opts.onChange();
+      if (n.channel === AUTH_CHANNEL) opts.onChange();
     });
     current = c;
     try {
       await c.connect();
-      await c.query(`listen ${CHANNEL}`);
+      await c.query(`listen ${AUTH_CHANNEL}`);
       if (current !== c || stopped) return void c.end().catch(() => undefined);
       opts.onLive(true);
       heartbeat(c);
@@ -97,14 +97,14 @@ export function listenForAuthChanges(
 function listenOnPool(pool: pg.Pool, onChange: () => void): () => void {
   const listening = new WeakSet<pg.PoolClient>();
   const onNotice = (n: pg.Notification) => {
-    if (n.channel === CHANNEL) onChange();
+    if (n.channel === AUTH_CHANNEL) onChange();
   };
   const onAcquire = (client: pg.PoolClient) => {
     if (listening.has(client)) return;
     listening.add(client);
     client.on('notification', onNotice);
     // Queued ahead of the caller's first statement on this connection; a failure there fails that statement too.
-    client.query(`listen ${CHANNEL}`).catch(() => undefined);
+    client.query(`listen ${AUTH_CHANNEL}`).catch(() => undefined);
   };
   pool.on('acquire', onAcquire);
   return () => void pool.removeListener('acquire', onAcquire);

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import type { Logger } from '../logger.js';
 import type { InProcessCopy } from './pool.js';
+import { withNoticesRead, type SessionWatcher } from './session-notices.js';
 
 /**
  * The embedded database, and COPY on it past the socket (InProcessCopy): run on PGlite directly, with the rows as
@@ -14,6 +15,14 @@ import type { InProcessCopy } from './pool.js';
 export interface EmbeddedDatabase extends InProcessCopy {
   /** A `pg` connection string for the socket the embedded database listens on. */
   url: string;
+  /**
+   * Calls `listener.notice` on every notice on `channel` (one of those startEmbedded was asked to listen on) that the
+   * database's one session receives: from a statement of any connection to the socket, this process's or another's
+   * (the CLI), or of this process's direct calls. A commit's notices are reported before its client reads the answer.
+   * `listener.lost` once a statement on the socket ended the session's LISTENs (UNLISTEN, DISCARD ALL): notices may be
+   * missed from then on, and nothing is reported any more.
+   */
+  onNotice(channel: string, listener: { notice(): void; lost(): void }): void;
   stop(): Promise<void>;
 }
 
@@ -67,9 +76,9 @@ interface Listening {
 }
 
 /** PGlite served on a unix socket in `at.dir`; on failure nothing of it is left listening or in a temporary dir. */
-async function listen(db: PGlite, at: { dir: string; temporary: boolean }): Promise<Listening> {
+async function listen(db: PGlite, at: { dir: string; temporary: boolean }, watcher: SessionWatcher): Promise<Listening> {
   const socketPath = path.join(at.dir, SOCKET_NAME);
-  const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
+  const server = new PGLiteSocketServer({ db: withNoticesRead(db, watcher), path: socketPath, maxConnections: 64 });
   try {
     // A socket left by a crashed run would make listen fail; PGlite's data directory is ours alone by now.
     fs.rmSync(socketPath, { force: true });
@@ -151,7 +160,11 @@ function lockDataDir(dataDir: string): () => void {
  * unix socket in a 0700 directory, so the rest of the service talks to it through `pg` exactly as it talks to a
  * real server and no other local user can. `dataDir` of `memory://` keeps everything in memory (tests).
  */
-export async function startEmbedded(dataDir: string, log: Logger, opts: { publish?: boolean } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbedded(
+  dataDir: string,
+  log: Logger,
+  opts: { publish?: boolean; channels?: readonly string[] } = {},
+): Promise<EmbeddedDatabase> {
   const inMemory = dataDir === 'memory://';
   const pgdata = inMemory ? undefined : path.join(dataDir, 'pgdata');
   if (pgdata) fs.mkdirSync(pgdata, { recursive: true, mode: 0o700 });
@@ -164,10 +177,26 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
     release();
     throw err;
   }
+  const listeners = new Map<string, Array<{ notice(): void; lost(): void }>>();
+  let unlistened = false;
+  const watcher: SessionWatcher = {
+    notice(channel) {
+      if (!unlistened) for (const l of listeners.get(channel) ?? []) l.notice();
+    },
+    unlistened() {
+      if (unlistened) return;
+      unlistened = true;
+      log.warn({ module: 'embedded' }, 'a statement on the embedded database ended its LISTENs: change notices are no longer read');
+      for (const l of [...listeners.values()].flat()) l.lost();
+    },
+  };
   // A step that fails after PGlite opened closes it and releases DATA_DIR: the caller may start again in-process.
   let socket: Listening;
   try {
-    socket = await listen(db, socketDir(dataDir, inMemory));
+    // The session listens before the socket serves anyone, outside any transaction: no client's rollback undoes it.
+    // PGlite reports the notices of its direct calls here; those of socket clients are read from their answers.
+    for (const channel of opts.channels ?? []) await db.listen(channel, (payload) => watcher.notice(channel, payload));
+    socket = await listen(db, socketDir(dataDir, inMemory), watcher);
   } catch (err) {
     await db.close().catch(() => undefined);
     release();
@@ -181,6 +210,11 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
     url,
     copyIn: (sql, chunks) => copyInto(db, sql, chunks),
     copyOut: (sql) => copyOutOf(db, sql),
+    onNotice(channel, listener) {
+      if (!opts.channels?.includes(channel)) throw new Error(`the embedded database does not listen on ${channel}`);
+      if (unlistened) return listener.lost();
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+    },
     async stop() {
       if (info && fs.existsSync(info)) fs.rmSync(info, { force: true });
       await socket.server.stop();
