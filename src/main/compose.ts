@@ -68,6 +68,13 @@ export interface ComposeDeps {
   secrets?: 'check' | 'lazy';
   /** The graph store; the PostgreSQL one by default (the only one built, see docs/scaling.md). */
   graphStore?: GraphStore;
+  /**
+   * Subscribes to auth change notices (migration 0020's `gas_auth`) where the database hands this process every one
+   * as it commits: the embedded PGlite a server runs (EmbeddedDatabase.onNotice). Token principals are then cached
+   * on it too, until `lost`. On a server the notices come through a listening connection of their own (storage
+   * 'postgres').
+   */
+  authNotices?: (listener: { notice(): void; lost(): void }) => void;
 }
 
 /**
@@ -120,10 +127,14 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     await identity.checkSecrets();
     await secrets.sealPlain();
   }
-  // Token principals are cached only on a real server, where every writer's change reaches this process as a
-  // notice (LISTEN/NOTIFY); the feed opens with the first signed request. PGlite: the CLI writes from another
-  // process with no notices, so no cache (docs/security.md).
+  // Token principals are cached only where every writer's change reaches this process as a notice: on a real
+  // server through LISTEN/NOTIFY (the feed opens with the first signed request), on the embedded PGlite a server
+  // runs through authNotices. A CLI on a running server's socket has neither: no cache (docs/security.md).
   const principalCache = new RevocableCache<TokenPrincipal>();
+  if (d.authNotices) {
+    principalCache.setLive(true);
+    d.authNotices({ notice: () => principalCache.invalidate(), lost: () => principalCache.setLive(false) });
+  }
   let authFeed: AuthChangeFeed | undefined;
   // A request still in flight when the services stop must not open a feed that nothing would close.
   let stopped = false;
@@ -145,8 +156,9 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     clock,
     keyring,
     resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
-    principalCache:
-      d.storage === 'postgres'
+    principalCache: d.authNotices
+      ? { get: (id, load) => principalCache.get(id, load), invalidate: () => principalCache.invalidate() }
+      : d.storage === 'postgres'
         ? { get: (id, load) => (watchAuth(), principalCache.get(id, load)), invalidate: () => principalCache.invalidate() }
         : undefined,
   });

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
+import { AUTH_CHANNEL } from '../db/auth-listener.js';
 import { startEmbedded, type EmbeddedDatabase } from '../db/embedded.js';
 import { migrate } from '../db/migrate.js';
 import { Database } from '../db/pool.js';
@@ -7,11 +8,13 @@ import { answerClientErrors } from '../http/client-error.js';
 import { createHttpServer } from '../http/http-server.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { compose } from './compose.js';
+import { compose, type ComposeDeps } from './compose.js';
 
 export interface Storage {
   db: Database;
   kind: 'embedded' | 'postgres';
+  /** Auth change notices, when every one reaches this process without a connection of its own (ComposeDeps). */
+  authNotices?: ComposeDeps['authNotices'];
   close(): Promise<void>;
 }
 
@@ -21,11 +24,12 @@ export async function openStorage(config: Config, log: Logger, opts: { publish?:
     const db = new Database(config.databaseUrl, { log: log.child({ module: 'db' }) });
     return { db, kind: 'postgres', close: () => db.close() };
   }
-  const embedded: EmbeddedDatabase = await startEmbedded(config.dataDir, log, opts);
+  const embedded: EmbeddedDatabase = await startEmbedded(config.dataDir, log, { ...opts, channels: [AUTH_CHANNEL] });
   const db = new Database(embedded.url, { log: log.child({ module: 'db' }), inProcess: embedded });
   return {
     db,
     kind: 'embedded',
+    authNotices: (listener) => embedded.onNotice(AUTH_CHANNEL, listener),
     async close() {
       await db.close();
       await embedded.stop();
@@ -83,6 +87,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log,
     clock: () => new Date(),
     storage: storage.kind,
+    authNotices: storage.authNotices,
   });
   const admin = await services.identity.ensureAdmin(config.adminPassword);
   if (admin.created && admin.password) {
