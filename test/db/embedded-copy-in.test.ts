@@ -1,5 +1,4 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { seenByChild } from '../helpers/node-child';
 
 /**
  * The embedded PGlite this process runs takes COPY in-process (DatabaseOptions.copyIn and copyOut), so ingest and
@@ -12,16 +11,7 @@ jest.setTimeout(180_000);
 let seen: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
-  const root = path.resolve(__dirname, '..', '..');
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'test', 'helpers', 'embedded-copy-in-child.ts')],
-      { cwd: root, maxBuffer: 16 << 20 },
-      (err, out, errOut) => (err ? reject(new Error(`${err.message}\n${errOut}`)) : resolve(out)),
-    ),
-  );
-  seen = JSON.parse(stdout);
+  seen = await seenByChild('test/helpers/embedded-copy-in-child.ts');
 });
 
 const same = { missing: [], extra: [] };
