@@ -82,9 +82,10 @@ export interface DatabaseOptions {
   searchPath?: string;
   max?: number;
   /**
-   * Prepare parameterised statements once per connection (named by a hash of their text), saving the parse and
-   * plan of every later run. Off on PGlite, where all connections share one session and names would collide.
-   * @default detected from the server on first connection
+   * Prepare parameterised statements (named by a hash of their text), saving the parse and plan of every later
+   * run: once per connection on a server; on PGlite, where all connections share one session, once per session for
+   * this Database (its names carry an id of its own, so another process's on the same socket never collide).
+   * @default true
    */
   prepare?: boolean;
   /**
@@ -101,6 +102,15 @@ export interface InProcessCopy {
   /** One `COPY … TO STDOUT`, its whole output. */
   copyOut(sql: string): Promise<Buffer>;
 }
+
+/**
+ * Statement texts prepared at most, per connection on a server and per session on PGlite: a few hundred are ours;
+ * texts built from a request's filters vary with it, and each prepared one is kept until its connection closes
+ * (PGlite's session: never), so past this many the rest run unnamed.
+ */
+const MAX_NAMED = 1_000;
+/** SQLSTATE 26000: a prepared statement name the session does not hold. */
+const INVALID_STATEMENT_NAME = '26000';
 
 // int8 and numeric as JS numbers: our ids and counts stay far below 2^53.
 const types = {
@@ -129,6 +139,13 @@ export class Database implements Queryable {
   /** Tail of the queue of connections waiting for the one shared PGlite session (see withConnection). */
   private sessionTurn: Promise<void> = Promise.resolve();
   private readonly names = new Map<string, string>();
+  /**
+   * On PGlite's one session: this Database's statements prepared there. Any of its connections may run one that
+   * another prepared; each learns it before it runs the statement (sessionStatement).
+   */
+  private readonly sessionStatements = new Set<string>();
+  /** Names this Database prepares on a shared session start with it (`gas_<id>_`). */
+  private readonly sessionPrefix = `gas_${crypto.randomBytes(4).toString('hex')}_`;
 
   constructor(
     connection: string | pg.PoolConfig,
@@ -225,6 +242,12 @@ export class Database implements Queryable {
   }
 
   async close(): Promise<void> {
+    // PGlite's session outlives this Database (tests, a CLI on a running server's socket): its statements go with it.
+    if (this.sessionStatements.size) {
+      const names = [...this.sessionStatements];
+      this.sessionStatements.clear();
+      await this.pool.query(names.map((n) => `deallocate ${n}`).join('; ')).catch(() => undefined);
+    }
     await this.pool.end();
     await this.cancelPool.end();
   }
@@ -279,11 +302,11 @@ export class Database implements Queryable {
     if (deadline !== undefined && (Date.now() >= deadline || scope!.signal.aborted)) {
       throw timeout('database', MSG.timedOut);
     }
-    const statement =
-      this.features!.prepare && params.length
-        ? { name: this.statementName(sql), text: sql, values: params as unknown[] }
-        : { text: sql, values: params as unknown[] };
-    const running = enqueue(conn, () => conn.client.query<Row>(statement));
+    const name = this.features!.prepare && params.length ? this.statementName(sql) : undefined;
+    const statement = name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] };
+    const running = enqueue(conn, () =>
+      name && this.features!.shared ? this.sessionStatement(conn.client, name, statement) : conn.client.query<Row>(statement),
+    );
     if (deadline === undefined) return running.catch((err) => this.rethrow(err, sql));
 
     let timer: NodeJS.Timeout | undefined;
@@ -355,17 +378,42 @@ export class Database implements Queryable {
     }
   }
 
-  /** PGlite (embedded) reports itself in version(); it can neither cancel statements nor keep per-connection names. */
+  /**
+   * A named statement on PGlite's shared session. `pg` knows per connection which names it has prepared, and would
+   * send a Parse that the session refuses ("already exists") for a name another connection prepared: the
+   * connection is told of this Database's prepared names first, and what it prepares is kept for the others. A
+   * name the session no longer holds (DEALLOCATE from elsewhere) is forgotten on its error, prepared again next.
+   */
+  private async sessionStatement(client: pg.PoolClient, name: string, statement: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
+    const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+    if (this.sessionStatements.has(name)) parsed[name] ??= statement.text;
+    try {
+      return await client.query<Row>(statement);
+    } catch (err) {
+      if ((err as { code?: string }).code === INVALID_STATEMENT_NAME) {
+        this.sessionStatements.delete(name);
+        delete parsed[name];
+      }
+      throw err;
+    } finally {
+      if (parsed[name] !== undefined) this.sessionStatements.add(name);
+    }
+  }
+
+  /** PGlite (embedded) reports itself in version(); it cannot cancel statements, and its connections share a session. */
   private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean; shared: boolean; copy: boolean }> {
     const { rows } = await client.query<{ version: string }>('select version()');
     const server = !/PGlite/i.test(rows[0]?.version ?? '');
-    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? server, shared: !server, copy: server };
+    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? true, shared: !server, copy: server };
   }
 
-  private statementName(sql: string): string {
+  /** The statement's name; none past MAX_NAMED texts (it runs unnamed). */
+  private statementName(sql: string): string | undefined {
     let name = this.names.get(sql);
     if (!name) {
-      name = 'gas_' + crypto.createHash('sha1').update(sql).digest('hex').slice(0, 20);
+      if (this.names.size >= MAX_NAMED) return undefined;
+      const hash = crypto.createHash('sha1').update(sql).digest('hex').slice(0, 20);
+      name = (this.features?.shared ? this.sessionPrefix : 'gas_') + hash;
       this.names.set(sql, name);
     }
     return name;
