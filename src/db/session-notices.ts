@@ -70,19 +70,24 @@ export class NotificationScanner {
     this.body = undefined;
     try {
       if (this.type === COMMAND_COMPLETE) {
-        if (UNLISTENING.has(body.toString('latin1', 0, body.indexOf(0) < 0 ? body.length : body.indexOf(0)))) this.watcher.unlistened();
+        if (UNLISTENING.has(cstring(body, 0).text)) this.watcher.unlistened();
         return;
       }
       // Int32 process id, then the channel and the payload as NUL-terminated strings.
-      const channelEnd = body.indexOf(0, 4);
-      if (channelEnd < 0) return;
-      const payloadEnd = body.indexOf(0, channelEnd + 1);
-      const channel = body.toString('utf8', 4, channelEnd);
-      this.watcher.notice(channel, body.toString('utf8', channelEnd + 1, payloadEnd < 0 ? body.length : payloadEnd));
+      const channel = cstring(body, 4);
+      if (channel.end === body.length) return;
+      this.watcher.notice(channel.text, cstring(body, channel.end + 1).text);
     } catch {
       // A watcher's failure is its own; the answer streams on.
     }
   }
+}
+
+/** The NUL-terminated string at `start` (to the end of the body when it has no NUL), and where it ends. */
+function cstring(body: Buffer, start: number): { text: string; end: number } {
+  const nul = body.indexOf(0, start);
+  const end = nul < 0 ? body.length : nul;
+  return { text: body.toString('utf8', start, end), end };
 }
 
 /**
