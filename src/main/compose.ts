@@ -155,6 +155,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     identity,
     clock,
     keyring,
+    log: log.child({ module: 'tokens' }),
     resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
     principalCache: d.authNotices
       ? { get: (id, load) => principalCache.get(id, load), invalidate: () => principalCache.invalidate() }

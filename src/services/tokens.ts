@@ -8,6 +8,7 @@ import type { PrincipalsStore, TokenPrincipal } from '../db/stores/principals-st
 import type { TokenModel, TokensStore } from '../db/stores/tokens-store.js';
 import type { UsersStore } from '../db/stores/users-store.js';
 import { forbidden, notFound, unauthorized } from '../errors.js';
+import type { Logger } from '../logger.js';
 import { whenReady, type MaybePromise } from '../maybe-promise.js';
 import type { IdentityService } from './identity.js';
 import { requireUuid } from './validate.js';
@@ -52,6 +53,7 @@ export interface TokensDeps {
   identity: IdentityService;
   clock: () => Date;
   keyring: Keyring;
+  log: Logger;
   /** Turns a client-owned token into the client's session (the collectors service); absent, client tokens are refused. */
   resolveClient?: ClientResolver;
   /**
@@ -138,6 +140,20 @@ export function createTokensService(deps: TokensDeps) {
     if (lastTouch.size > 10_000) lastTouch.clear();
     lastTouch.set(tokenId, { ms, offset });
     return tokens.touch(tokenId, at, offset);
+  }
+  /**
+   * A use recorded without the answer waiting for it, one write in flight per token: writes held up behind a lock
+   * on the row (or the embedded store's one session) must not pile up and take every pooled connection.
+   */
+  const touching = new Set<string>();
+  function touchBehind(tokenId: string, at: Date, offset: number): void {
+    if (touching.has(tokenId)) return;
+    const touched = touchCoalesced(tokenId, at, offset);
+    if (!touched) return;
+    touching.add(tokenId);
+    touched
+      .catch((err: unknown) => deps.log.warn({ err, tokenId }, "could not record an API token's last use"))
+      .finally(() => touching.delete(tokenId));
   }
 
   const mayManageUsers = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
@@ -238,7 +254,8 @@ export function createTokensService(deps: TokensDeps) {
 
     /**
      * Verifies a signed request and returns its caller. Every failure is a 401 that names the failing part:
-     * unknown token, disabled owner, date outside the window, digest mismatch. Updates last_access on success.
+     * unknown token, disabled owner, date outside the window, digest mismatch. Updates last_access on success
+     * (waited for only when that write also pins the token's offset).
      * A request whose token is in memory and whose body is in hand is answered without a promise: a signed look-up
      * spent a dozen promises here, each one a cost on every request while request scopes are tracked (src/scope.ts).
      */
@@ -247,7 +264,15 @@ export function createTokensService(deps: TokensDeps) {
         whenReady(requestDigest(p, r), (digest) => {
           if (!digestsEqual(digest, r.signature)) throw digestMismatch();
           return whenReady(callerOf(p), (session) => {
-            const touched = touchCoalesced(p.tokenId, clock(), namedHour(r.requestDate)!.offsetMinutes);
+            const offset = namedHour(r.requestDate)!.offsetMinutes;
+            // The first accepted request pins the token's offset, and the next request must be checked against it.
+            // Later uses only move last_access: the answer does not wait for them (on the embedded store an ingest's
+            // file transaction holds the one session for seconds, and each waiting answer held a connection).
+            if (p.requestOffsetMinutes !== null) {
+              touchBehind(p.tokenId, clock(), offset);
+              return session;
+            }
+            const touched = touchCoalesced(p.tokenId, clock(), offset);
             return touched ? touched.then(() => session) : session;
           });
         }),

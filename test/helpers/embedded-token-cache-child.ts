@@ -1,4 +1,5 @@
 import pg from 'pg';
+import pino from 'pino';
 import request from 'supertest';
 import { AUTH_CHANNEL } from '../../src/db/auth-listener';
 import { startEmbedded } from '../../src/db/embedded';
@@ -23,19 +24,23 @@ async function main(): Promise<void> {
     await migrate(db, log);
     await other.connect();
     const config = testConfig();
-    const app = async (notices: boolean) => {
+    // Moved forward to get past the once-a-second coalescing of last_access writes.
+    let skewMs = 0;
+    const app = async (notices: boolean, appLog = log) => {
       const c = await compose({
         db,
         config,
-        log,
-        clock: () => new Date(),
+        log: appLog,
+        clock: () => new Date(Date.now() + skewMs),
         storage: 'embedded',
         ...(notices && { authNotices: (listener: { notice(): void; lost(): void }) => embedded.onNotice(AUTH_CHANNEL, listener) }),
       });
       apps.push(c);
       return c.app;
     };
-    const served = await app(true);
+    // The served app's warnings are kept: a failed last_access write must be logged, not thrown.
+    const warnings: string[] = [];
+    const served = await app(true, pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }));
     const unserved = await app(false);
     await apps[0]!.services.identity.ensureAdmin(ADMIN_PASSWORD);
     const adminJwt = await login(served);
@@ -109,6 +114,36 @@ async function main(): Promise<void> {
       before,
       after: (await signed(served, a.token, 'GET', '/api/v2/bloodhound-users')).status,
     };
+
+    // A transaction held on the shared session (an ingest's file transaction, say): a kept token's answer that
+    // needs no other read does not wait for its last_access write, which lands once the transaction ends.
+    const t6 = await apiToken(served, adminJwt);
+    await self(served, t6);
+    await self(served, t6);
+    const lastAccess = async () =>
+      (
+        (await other.query('select last_access from auth_tokens where id = $1', [t6.id])).rows[0] as { last_access: Date }
+      ).last_access.getTime();
+    const touchedBefore = await lastAccess();
+    skewMs += 2000;
+    await other.query('begin');
+    await other.query('select 1 from auth_tokens where id = $1 for update', [t6.id]);
+    const answer = signed(served, t6, 'GET', '/api/version').then((r) => r.status);
+    const during = await Promise.race([answer, new Promise((r) => setTimeout(() => r('still waiting after 5 s'), 5000))]);
+    await other.query('commit');
+    await answer;
+    let moved = false;
+    for (let i = 0; i < 100 && !moved; i++, await new Promise((r) => setTimeout(r, 50))) moved = (await lastAccess()) > touchedBefore;
+    seen.touchBehindTransaction = { during, lastAccessMoved: moved };
+
+    // A last_access write that fails (here it would break a constraint) is logged; the answer stands.
+    skewMs += 2000;
+    await other.query(`alter table auth_tokens add constraint touch_refused check (last_access < '2000-01-01') not valid`);
+    const refusedStatus = (await signed(served, t6, 'GET', '/api/version')).status;
+    const logged = () => warnings.some((w) => w.includes("could not record an API token's last use"));
+    for (let i = 0; i < 100 && !logged(); i++) await new Promise((r) => setTimeout(r, 50));
+    await other.query('alter table auth_tokens drop constraint touch_refused');
+    seen.touchRefused = { status: refusedStatus, logged: logged() };
 
     // Last: a statement that ends the session's LISTENs turns the cache off for good (notices could be missed).
     const t5 = await apiToken(served, adminJwt);

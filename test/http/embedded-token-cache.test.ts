@@ -43,6 +43,14 @@ describe('token principals on the embedded database', () => {
     });
   });
 
+  it("a kept token is answered while another connection's transaction holds the session; its last use is written after", () => {
+    expect(seen.touchBehindTransaction).toEqual({ during: 200, lastAccessMoved: true });
+  });
+
+  it('a last_access write that fails is logged, and the request it followed is still answered', () => {
+    expect(seen.touchRefused).toEqual({ status: 200, logged: true });
+  });
+
   it("are read every time again once a statement on the socket ended the session's LISTENs", () => {
     expect(seen.unlistened).toEqual({ cached: answering, after: { before: 200, hidden: 401 } });
   });

@@ -136,6 +136,43 @@ describe('signed requests right after revocation', () => {
     }
   });
 
+  it("a last_access write held up by a lock on the token's row neither holds the answer nor piles up", async () => {
+    if (embedded()) return; // one session there: test/http/embedded-token-cache.test.ts holds it with a transaction
+    const token = await apiToken(t.app, adminJwt);
+    await cached(token);
+    const lastAccess = async () =>
+      ((await sql('select last_access from auth_tokens where id = $1', [token.id]))[0] as { last_access: Date }).last_access;
+    const before = await lastAccess();
+    let blockedMost = 0;
+    await t.testDb.db.tx(async (q) => {
+      const [{ pid }] = await q.query<{ pid: number }>('select pg_backend_pid() as pid from auth_tokens where id = $1 for update', [
+        token.id,
+      ]);
+      for (let i = 0; i < 4; i++) {
+        t.clock.advance(2000); // past the once-a-second coalescing: each request would write
+        expect((await signed(t.app, token, 'GET', '/api/version')).status).toBe(200);
+      }
+      // The writes this lock holds up: one for the token, however many requests came meanwhile. Read on another
+      // connection (a transaction sees pg_stat_activity as of its first read); waiters queue behind the first
+      // waiter's tuple lock, so those blocked by this lock or, transitively, by one that is.
+      for (let i = 0; i < 20; i++, await new Promise((r) => setTimeout(r, 50))) {
+        const rows = await sql(
+          `with recursive blocked(pid) as (
+             select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid))
+             union select a.pid from pg_stat_activity a join blocked b on b.pid = any(pg_blocking_pids(a.pid)))
+           select count(*)::int as n from pg_stat_activity join blocked using (pid) where query like '-- tokens.touch%'`,
+          [pid],
+        );
+        blockedMost = Math.max(blockedMost, (rows[0] as { n: number }).n);
+      }
+    });
+    expect(blockedMost).toBe(1);
+    let after = await lastAccess();
+    for (let i = 0; i < 100 && after.getTime() === before.getTime(); i++, await new Promise((r) => setTimeout(r, 50)))
+      after = await lastAccess();
+    expect(after.getTime()).toBeGreaterThan(before.getTime());
+  });
+
   it('a permission taken from a role by plain SQL takes effect on the next request', async () => {
     const u = await userWithRole(t, 'Administrator');
     const token = await apiToken(t.app, u.jwt);
