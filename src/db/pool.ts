@@ -19,18 +19,18 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export const DB_RETRY_AFTER_S = 2;
 
 /**
- * A client whose connection attempt gives up after CONNECT_TIMEOUT_MS. Set on the client, not the pool: the pool's
- * option would also time out callers queued for a busy pool (a long transaction on PGlite), which is load, not an
- * outage; those wait for their own request deadline as before.
+ * A client class whose connection attempt gives up after `ms`. Set on the client, not the pool: the pool's option
+ * would also time out callers queued for a busy pool (a long transaction on PGlite), which is load, not an outage;
+ * those wait for their own request deadline as before.
  */
-class TimedClient extends pg.Client {
-  constructor(config?: string | pg.ClientConfig) {
-    super(
-      typeof config === 'string'
-        ? { connectionString: config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }
-        : { connectionTimeoutMillis: CONNECT_TIMEOUT_MS, ...config },
-    );
-  }
+function timedClient(ms: number): typeof pg.Client {
+  return class TimedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(
+        typeof config === 'string' ? { connectionString: config, connectionTimeoutMillis: ms } : { connectionTimeoutMillis: ms, ...config },
+      );
+    }
+  };
 }
 
 /**
@@ -81,6 +81,8 @@ export interface DatabaseOptions {
   /** Sent as the session search_path on every new connection (tests isolate themselves in a schema). */
   searchPath?: string;
   max?: number;
+  /** How long a new connection's attempt may take before its caller is told the database is away. @default 5000 */
+  connectTimeoutMs?: number;
   /**
    * Prepare parameterised statements (named by a hash of their text), saving the parse and plan of every later
    * run: once per connection on a server; on PGlite, where all connections share one session, once per session for
@@ -153,14 +155,15 @@ export class Database implements Queryable {
   ) {
     const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
     this.log = opts.log;
-    // keepAlive finds half-open sockets (a server that vanished without a FIN); TimedClient keeps a connection
+    // keepAlive finds half-open sockets (a server that vanished without a FIN); timedClient keeps a connection
     // attempt from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
-    this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, Client: TimedClient, ...base, types });
+    const Client = timedClient(opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+    this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, Client, ...base, types });
     this.pool.on('error', (err) => this.log.warn({ err }, 'idle database connection failed'));
     // Tests isolate themselves in a schema. It is set on every checkout, not once per connection: PGlite
     // multiplexes all connections onto one session, so another pool may have changed it in between.
     this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
-    this.cancelPool = new pg.Pool({ max: 1, Client: TimedClient, ...base, types });
+    this.cancelPool = new pg.Pool({ max: 1, Client, ...base, types });
     this.cancelPool.on('error', (err) => this.log.warn({ err }, 'idle cancellation connection failed'));
   }
 
@@ -252,8 +255,22 @@ export class Database implements Queryable {
     await this.cancelPool.end();
   }
 
+  /** Waits for the shared session (PGlite) until the callers before have ended theirs; returns this turn's end. */
+  private async takeTurn(): Promise<() => void> {
+    const previous = this.sessionTurn;
+    let end!: () => void;
+    this.sessionTurn = new Promise((resolve) => (end = resolve));
+    await previous;
+    return end;
+  }
+
   private async withConnection<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {
+    // On PGlite the turn comes before the connection: while another connection's transaction holds the session its
+    // socket answers nobody else, a new connection's handshake included, and a caller that had to open one was told
+    // the database was away once CONNECT_TIMEOUT_MS passed (an ingest's file transaction lasts seconds).
+    let endTurn: (() => void) | undefined = this.features?.shared ? await this.takeTurn() : undefined;
     const client = await this.pool.connect().catch((err) => {
+      endTurn?.();
       this.log.warn({ err: brief(err) }, 'database connection failed');
       throw databaseAway();
     });
@@ -268,18 +285,14 @@ export class Database implements Queryable {
     };
     client.on('error', onError);
     const conn: Connection = { client, last: Promise.resolve() };
-    let endTurn = () => {};
     try {
       if (!this.features) this.features = await this.detect(client);
       // PGlite runs every connection on one session and its socket server takes turns per protocol message, so
       // two connections' Parse/Bind/Execute interleave: one statement is bound with another's parameters
       // ("bind message supplies 2 parameters, but prepared statement requires 1", or worse, a wrong result).
-      // There, one connection at a time has the session, for a statement or a whole transaction.
-      if (this.features.shared) {
-        const previous = this.sessionTurn;
-        this.sessionTurn = new Promise((resolve) => (endTurn = resolve));
-        await previous;
-      }
+      // There, one connection at a time has the session, for a statement or a whole transaction. (Only the first
+      // callers, before the session was known to be shared, take their turn here, holding a connection.)
+      if (this.features.shared && !endTurn) endTurn = await this.takeTurn();
       if (this.setSearchPath) await client.query(this.setSearchPath);
       return await fn(conn);
     } catch (err) {
@@ -290,7 +303,7 @@ export class Database implements Queryable {
       const release = () => {
         client.removeListener('error', onError);
         client.release(broken);
-        endTurn();
+        endTurn?.();
       };
       conn.last.then(release, release);
     }
