@@ -10,7 +10,9 @@ import { summarise } from '../stats';
  * What an analyst feels while a collection is ingested: starts `gas serve` (this checkout) on fresh tables, uploads
  * PROBE_FILES of PROBE_DIR through the signed file-upload API, and meanwhile asks a cheap signed route
  * (`GET /api/v2/self`) every PROBE_EVERY_MS (20) ms. Prints the route's latency while nothing runs, and while the
- * job is ingesting (status 6), with the ingest's duration. Run it from another checkout (copied there) to compare.
+ * job is ingesting (status 6), with the ingest's duration. PROBE_ROUTE=version asks `GET /api/version` instead, a
+ * route a kept token's request answers from memory (no read of its own). Run it from another checkout (copied there)
+ * to compare. Answers that are not 2xx are counted, not thrown (a 503 while the database is busy, say).
  *
  *   BENCH_SERVER_DIST=1 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_ingest PROBE_DIR=/tmp/tierM \
  *     node --import tsx bench/probes/ingest-latency.ts
@@ -19,9 +21,10 @@ import { summarise } from '../stats';
 const DIR = process.env.PROBE_DIR ?? '/tmp/tierM';
 const FILES = (process.env.PROBE_FILES ?? 'groups,users,computers').split(',');
 const EVERY_MS = Number(process.env.PROBE_EVERY_MS ?? 20);
+const ROUTE = process.env.PROBE_ROUTE === 'version' ? '/api/version' : '/api/v2/self';
 const KEY = Buffer.from('gas-ingest-latency-probe-key-32b').toString('base64');
 
-type Sample = { at: number; ms: number };
+type Sample = { at: number; ms: number; status: number };
 
 async function main(): Promise<void> {
   // PROBE_EMBEDDED=1: the server on its embedded default (PGlite in its own process, DATA_DIR a fresh directory).
@@ -31,11 +34,14 @@ async function main(): Promise<void> {
   const server = await startServerChild({ ...storage, RATE_LIMIT_RPS: '1000000', GAS_SECRET_KEY: KEY });
   try {
     const token = await benchToken(server.url, 'probe');
-    const call = async (method: 'GET' | 'POST', target: string, body?: Buffer, headers: Record<string, string> = {}) => {
+    const send = async (method: 'GET' | 'POST', target: string, body?: Buffer, headers: Record<string, string> = {}) => {
       const signed = signRequest({ tokenId: token.id, tokenKey: token.key, method, target, body });
       const res = await fetch(`${server.url}${target}`, { method, headers: { ...signed, ...headers }, body: body && new Uint8Array(body) });
-      const text = await res.text();
-      if (res.status >= 300) throw new Error(`${method} ${target}: ${res.status} ${text.slice(0, 300)}`);
+      return { status: res.status, text: await res.text() };
+    };
+    const call = async (method: 'GET' | 'POST', target: string, body?: Buffer, headers: Record<string, string> = {}) => {
+      const { status, text } = await send(method, target, body, headers);
+      if (status >= 300) throw new Error(`${method} ${target}: ${status} ${text.slice(0, 300)}`);
       return text ? (JSON.parse(text) as { data: any }) : undefined;
     };
     const samples: Sample[] = [];
@@ -43,9 +49,9 @@ async function main(): Promise<void> {
     const pinger = (async () => {
       while (pinging) {
         const t0 = performance.now();
-        await call('GET', '/api/v2/self');
+        const { status } = await send('GET', ROUTE);
         const ms = performance.now() - t0;
-        samples.push({ at: t0, ms });
+        samples.push({ at: t0, ms, status });
         await new Promise((r) => setTimeout(r, Math.max(0, EVERY_MS - ms)));
       }
     })();
@@ -63,10 +69,14 @@ async function main(): Promise<void> {
     const uploaded = performance.now();
     // The job's status as the list shows it, every 100 ms: when it leaves "ingesting" the window closes.
     let ingestStart: number | undefined;
+    const polls_refused: number[] = [];
     let ingestEnd: number | undefined;
     for (;;) {
-      const list = (await call('GET', '/api/v2/file-upload?limit=100'))!.data as { id: number; status: number }[];
-      const status = list.find((j) => j.id === job)?.status;
+      // A refused poll (a 503 while the database is busy) is counted and asked again.
+      const polled = await send('GET', '/api/v2/file-upload?limit=100');
+      if (polled.status !== 200) polls_refused.push(polled.status);
+      const list = polled.status === 200 ? (JSON.parse(polled.text) as { data: { id: number; status: number }[] }).data : [];
+      const status = polled.status === 200 ? list.find((j) => j.id === job)?.status : 6;
       const now = performance.now();
       if (status === 6) ingestStart ??= now;
       else if (ingestStart !== undefined || (status !== undefined && status !== 0 && status !== 1)) {
@@ -79,16 +89,19 @@ async function main(): Promise<void> {
     pinging = false;
     await pinger;
     const window = (from: number, to: number) => {
-      const ms = samples.filter((s) => s.at >= from && s.at < to).map((s) => s.ms);
-      return { ...summarise(ms), max: Math.round(Math.max(...ms)) };
+      const inside = samples.filter((s) => s.at >= from && s.at < to);
+      const ms = inside.map((s) => s.ms);
+      return { ...summarise(ms), max: Math.round(Math.max(...ms)), not_2xx: inside.filter((s) => s.status >= 300).map((s) => s.status) };
     };
     console.log(
       JSON.stringify(
         {
+          route: ROUTE,
           files: FILES,
           ingest_ms: Math.round(ingestEnd - (ingestStart ?? uploaded)),
           idle: window(0, idleEnd),
           ingesting: window(ingestStart ?? uploaded, ingestEnd),
+          status_polls_refused: polls_refused,
           server_errors: server.errors,
         },
         null,
