@@ -69,19 +69,21 @@ async function main(): Promise<void> {
     const uploaded = performance.now();
     // The job's status as the list shows it, every 100 ms: when it leaves "ingesting" the window closes.
     let ingestStart: number | undefined;
-    const polls_refused: number[] = [];
+    const pollsRefused: number[] = [];
     let ingestEnd: number | undefined;
     for (;;) {
-      // A refused poll (a 503 while the database is busy) is counted and asked again.
+      // A refused poll (a 503 while the database is busy) is counted and asked again: it tells nothing of the job.
       const polled = await send('GET', '/api/v2/file-upload?limit=100');
-      if (polled.status !== 200) polls_refused.push(polled.status);
-      const list = polled.status === 200 ? (JSON.parse(polled.text) as { data: { id: number; status: number }[] }).data : [];
-      const status = polled.status === 200 ? list.find((j) => j.id === job)?.status : 6;
       const now = performance.now();
-      if (status === 6) ingestStart ??= now;
-      else if (ingestStart !== undefined || (status !== undefined && status !== 0 && status !== 1)) {
-        ingestEnd = now;
-        break;
+      if (polled.status !== 200) pollsRefused.push(polled.status);
+      else {
+        const list = (JSON.parse(polled.text) as { data: { id: number; status: number }[] }).data;
+        const status = list.find((j) => j.id === job)?.status;
+        if (status === 6) ingestStart ??= now;
+        else if (ingestStart !== undefined || (status !== undefined && status !== 0 && status !== 1)) {
+          ingestEnd = now;
+          break;
+        }
       }
       if (now - uploaded > 600_000) throw new Error('the job did not finish ingesting within 10 minutes');
       await new Promise((r) => setTimeout(r, 100));
@@ -101,7 +103,7 @@ async function main(): Promise<void> {
           ingest_ms: Math.round(ingestEnd - (ingestStart ?? uploaded)),
           idle: window(0, idleEnd),
           ingesting: window(ingestStart ?? uploaded, ingestEnd),
-          status_polls_refused: polls_refused,
+          status_polls_refused: pollsRefused,
           server_errors: server.errors,
         },
         null,
