@@ -3,7 +3,7 @@ import { Database } from '../src/db/pool';
 import { GraphIndex } from '../src/graph/index/graph-index';
 import { allShortestPaths } from '../src/graph/index/shortest-paths';
 import { PgGraphStore } from '../src/graph/pg/store';
-import { GraphIndexHolder } from '../src/services/graph-index-holder';
+import { GraphIndexHolder } from '../src/services/graph/graph-index-holder';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate';
 import { benchDatabase, log, ratio } from './harness';

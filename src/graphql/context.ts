@@ -1,7 +1,7 @@
 import type { Session } from '../auth/session.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import type { Loaders } from '../services/loaders.js';
+import type { Loaders } from '../services/collectors/loaders.js';
 
 /** What every resolver sees. Built by one factory for /graphql and for the REST routes alike. */
 export interface GraphQLContext {

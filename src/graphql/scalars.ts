@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
-import { StagedFile } from '../services/staged-file.js';
+import { StagedFile } from '../services/datapipe/staged-file.js';
 
 /**
  * RFC 3339 timestamps in and out (graphql-scalars). Its DateTimeISO flavour serialises to a string, which is

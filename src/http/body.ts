@@ -11,7 +11,7 @@ import { AppError, badRequest, tooLarge, unsupportedMedia } from '../errors.js';
 import { MSG } from '../messages.js';
 import type { BodyKind, FormFields } from '../rest/route.js';
 import { checkInput, clip } from './input-guard.js';
-import { StagedFile } from '../services/staged-file.js';
+import { StagedFile } from '../services/datapipe/staged-file.js';
 
 export interface BodyOptions {
   /** Largest accepted body, compressed or not. */

@@ -1,5 +1,5 @@
 import type { Session } from '../auth/session.js';
-import type { StagedFile } from '../services/staged-file.js';
+import type { StagedFile } from '../services/datapipe/staged-file.js';
 import type { BodySource } from '../auth/body-source.js';
 import type { UploadAdmission } from './upload-gate.js';
 

@@ -2,8 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { decodeSignature, parseRequestDate, SIGNATURE_SCHEMES } from '../auth/signature.js';
 import { AppError, tooLarge, unauthorized } from '../errors.js';
 import type { Services } from '../services/index.js';
-import type { SignedBody } from '../services/tokens.js';
-import { isUuid } from '../services/validate.js';
+import type { SignedBody } from '../services/identity/tokens.js';
+import { isUuid } from '../services/common/validate.js';
 
 export interface UploadGateOptions {
   /** Uploads one caller may stream at once. */

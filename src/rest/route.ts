@@ -2,7 +2,7 @@ import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import type { z } from 'zod';
 import type { Session } from '../auth/session.js';
 import type * as Operations from '../generated/operations.js';
-import type { StagedFile } from '../services/staged-file.js';
+import type { StagedFile } from '../services/datapipe/staged-file.js';
 
 /**
  * The seam between REST and GraphQL. A route is one declaration: method and path, zod schemas for what HTTP

@@ -1,25 +1,25 @@
 import type { Config } from '../config.js';
-import type { AccountsService } from './accounts.js';
-import type { AppConfigService } from './app-config.js';
-import type { AssetGroupsService } from './asset-groups.js';
-import type { ClientsService } from './clients.js';
-import type { CollectionJobsService } from './collection-jobs.js';
-import type { CollectorFiles } from './collector-files.js';
-import type { CustomNodesService } from './custom-nodes.js';
-import type { DatapipeService } from './datapipe.js';
-import type { EntityService } from './entities.js';
-import type { EventsService } from './events.js';
-import type { GraphService } from './graph.js';
-import type { Health } from './health.js';
-import type { IdentityService } from './identity.js';
-import type { JobListsService } from './job-lists.js';
-import type { Loaders } from './loaders.js';
-import type { PermissionsService } from './permissions.js';
-import type { Scheduler } from './scheduler.js';
-import type { SearchService } from './search.js';
-import type { SecretsService } from './secrets.js';
-import type { SsoService } from './sso.js';
-import type { TokensService } from './tokens.js';
+import type { AccountsService } from './identity/accounts.js';
+import type { AppConfigService } from './app/app-config.js';
+import type { AssetGroupsService } from './zones/asset-groups.js';
+import type { ClientsService } from './collectors/clients.js';
+import type { CollectionJobsService } from './collectors/collection-jobs.js';
+import type { CollectorFiles } from './collectors/collector-files.js';
+import type { CustomNodesService } from './graph/custom-nodes.js';
+import type { DatapipeService } from './datapipe/datapipe.js';
+import type { EntityService } from './graph/entities.js';
+import type { EventsService } from './collectors/events.js';
+import type { GraphService } from './graph/graph.js';
+import type { Health } from './app/health.js';
+import type { IdentityService } from './identity/identity.js';
+import type { JobListsService } from './collectors/job-lists.js';
+import type { Loaders } from './collectors/loaders.js';
+import type { PermissionsService } from './identity/permissions.js';
+import type { Scheduler } from './collectors/scheduler.js';
+import type { SearchService } from './graph/search.js';
+import type { SecretsService } from './identity/secrets.js';
+import type { SsoService } from './identity/sso.js';
+import type { TokensService } from './identity/tokens.js';
 
 /**
  * What the GraphQL context, REST and the command line reach: the services, each built once per process by the

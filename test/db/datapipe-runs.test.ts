@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { createDatapipeStore } from '../../src/db/stores/datapipe-store';
-import { createDatapipeService } from '../../src/services/datapipe';
-import { JOB_STATUS } from '../../src/services/job-status';
+import { createDatapipeStore } from '../../src/db/stores/datapipe/datapipe-store';
+import { createDatapipeService } from '../../src/services/datapipe/datapipe';
+import { JOB_STATUS } from '../../src/services/common/job-status';
 import { useTestApp } from '../helpers/app';
 import { testLog } from '../helpers/db';
 import { sharphound } from '../helpers/upload';

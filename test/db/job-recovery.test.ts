@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatapipeStore } from '../../src/db/stores/datapipe-store';
+import { createDatapipeStore } from '../../src/db/stores/datapipe/datapipe-store';
 import { ingestPath } from '../../src/ingest/ingest-path';
-import { cleanLeftoverUploads } from '../../src/services/upload-cleanup';
-import { JOB_STATUS } from '../../src/services/job-status';
+import { cleanLeftoverUploads } from '../../src/services/datapipe/upload-cleanup';
+import { JOB_STATUS } from '../../src/services/common/job-status';
 import { useTestApp } from '../helpers/app';
 import { createClient } from '../helpers/collectors';
 import { testLog } from '../helpers/db';

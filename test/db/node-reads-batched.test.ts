@@ -1,10 +1,10 @@
 import type { EdgeTriple } from '../../src/graph/store';
 import { runInScope, type RequestScope } from '../../src/scope';
-import { cachedNodeReads } from '../../src/services/node-cache';
+import { cachedNodeReads } from '../../src/services/graph/node-cache';
 import { useGraphDb } from '../helpers/graph';
 
 /**
- * Node reads the memory lacks, for requests that arrive together, share one query (services/node-cache.ts), and that
+ * Node reads the memory lacks, for requests that arrive together, share one query (services/graph/node-cache.ts), and that
  * query is bound by the latest deadline among its requests, not by whichever request asked first.
  */
 describe('node reads of requests that arrive together', () => {

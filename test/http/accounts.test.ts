@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { LOGIN_LIMITS } from '../../src/services/identity';
+import { LOGIN_LIMITS } from '../../src/services/identity/identity';
 import { ADMIN_PASSWORD, expectWrapper, login, useTestApp, userWithRole } from '../helpers/app';
 
 /** Item 9.12: change a password, expire it, disable, delete, end sessions; login throttling per user and per IP. */

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { useTestApp } from '../helpers/app';
 
 /**
- * A panel's counts are kept per path index (services/entities.ts): asked again they come from memory, and a change
+ * A panel's counts are kept per path index (services/graph/entities.ts): asked again they come from memory, and a change
  * in the graph, which builds a new index, is seen at once by the next request that gets the new index.
  */
 describe('entity panel counts kept per index', () => {

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config';
 import { PgGraphStore } from '../../src/graph/pg/store';
 import { createLogger } from '../../src/logger';
 import { startServer } from '../../src/main/server';
-import { GraphIndexHolder } from '../../src/services/graph-index-holder';
+import { GraphIndexHolder } from '../../src/services/graph/graph-index-holder';
 import { createTestDb, type TestDb } from '../helpers/db';
 
 /**

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { AppError, MAX_MESSAGE } from '../../src/errors';
-import { MAX_LIST_ITEMS } from '../../src/services/validate';
+import { MAX_LIST_ITEMS } from '../../src/services/common/validate';
 import { expectWrapper, useTestApp } from '../helpers/app';
 import { createClient, DAILY } from '../helpers/collectors';
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { computeSignature } from '../../src/auth/signature';
-import { windowRefusal } from '../../src/services/tokens';
+import { windowRefusal } from '../../src/services/identity/tokens';
 import { apiToken, createTestApp, expectWrapper, login, type ApiToken, type TestApp } from '../helpers/app';
 
 /** Item 9.6: a captured signature is usable at most two hours after the hour it names, whatever offset a replay claims. */

@@ -1,5 +1,5 @@
 import { AppError } from '../../src/errors';
-import { eventFilterColumn, parseEventFilters } from '../../src/services/event-filters';
+import { eventFilterColumn, parseEventFilters } from '../../src/services/collectors/event-filters';
 
 const refusal = (raw: { column: string; value: string }[]) => {
   try {

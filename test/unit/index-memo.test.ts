@@ -1,5 +1,5 @@
 import type { GraphIndex } from '../../src/graph/index/graph-index';
-import { memoPerIndex } from '../../src/services/index-memo';
+import { memoPerIndex } from '../../src/services/graph/index-memo';
 
 describe('memoPerIndex', () => {
   const indexes = () => [{} as GraphIndex, {} as GraphIndex];

@@ -1,5 +1,5 @@
 import type { NodeSummary } from '../../src/graph/store';
-import { cachedNodeReads } from '../../src/services/node-cache';
+import { cachedNodeReads } from '../../src/services/graph/node-cache';
 
 /** A store that counts the ids it is asked for, and an index holder whose epoch the test moves. */
 function setup(maxSummaries: number) {

@@ -1,8 +1,8 @@
 import { notFound } from '../../errors.js';
 import type { Resolvers } from '../../generated/graphql.js';
-import { ACCEPTED_UPLOAD_TYPES } from '../../services/datapipe.js';
-import { LISTS } from '../../services/entities-lists.js';
-import { tagMemberCounts } from '../../services/tag-counts.js';
+import { ACCEPTED_UPLOAD_TYPES } from '../../services/datapipe/datapipe.js';
+import { LISTS } from '../../services/graph/entities-lists.js';
+import { tagMemberCounts } from '../../services/zones/tag-counts.js';
 
 /** Entity panels, search and inventories (schema/entities.graphql). */
 export const entitiesResolvers: Resolvers = {

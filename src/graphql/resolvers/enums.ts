@@ -1,16 +1,16 @@
 import type { Resolvers } from '../../generated/graphql.js';
-import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
-import { CERTIFICATION_FILTER_COLUMN } from '../../services/certification-filters.js';
-import { CLIENT_TYPE } from '../../services/clients.js';
-import { EDITION } from '../../services/edition.js';
-import { EVENT_FILTER_COLUMN } from '../../services/event-filters.js';
-import { EVENT_SORT_COLUMN } from '../../services/events.js';
-import { DATAPIPE_STATE, END_JOB_STATUS, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
-import { NODE_SORT_COLUMN } from '../../services/node-lists.js';
-import { SSO_PROVIDER_TYPE } from '../../services/sso.js';
-import { enumResolver } from '../../services/enums.js';
+import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/zones/asset-groups.js';
+import { CERTIFICATION_FILTER_COLUMN } from '../../services/zones/certification-filters.js';
+import { CLIENT_TYPE } from '../../services/collectors/clients.js';
+import { EDITION } from '../../services/app/edition.js';
+import { EVENT_FILTER_COLUMN } from '../../services/collectors/event-filters.js';
+import { EVENT_SORT_COLUMN } from '../../services/collectors/events.js';
+import { DATAPIPE_STATE, END_JOB_STATUS, FILE_STATUS, JOB_STATUS } from '../../services/common/job-status.js';
+import { NODE_SORT_COLUMN } from '../../services/graph/node-lists.js';
+import { SSO_PROVIDER_TYPE } from '../../services/identity/sso.js';
+import { enumResolver } from '../../services/common/enums.js';
 
-/** Closed sets: GraphQL names, services' values (BloodHound's numbers), one table each (src/services/enums.ts). */
+/** Closed sets: GraphQL names, services' values (BloodHound's numbers), one table each (src/services/common/enums.ts). */
 export const enumResolvers: Resolvers = {
   JobStatus: enumResolver(JOB_STATUS),
   IngestFileStatus: enumResolver(FILE_STATUS),

@@ -1,4 +1,4 @@
-import type { IdentityService } from '../../services/identity.js';
+import type { IdentityService } from '../../services/identity/identity.js';
 import type { AuthStrategy } from './types.js';
 
 /** `Authorization: Bearer <JWT>`: a login session. */

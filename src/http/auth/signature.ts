@@ -1,6 +1,6 @@
 import { unauthorized } from '../../errors.js';
-import type { TokensService } from '../../services/tokens.js';
-import { isUuid } from '../../services/validate.js';
+import type { TokensService } from '../../services/identity/tokens.js';
+import { isUuid } from '../../services/common/validate.js';
 import { decodeSignature, parseRequestDate, SIGNATURE_SCHEMES } from '../../auth/signature.js';
 import type { AuthStrategy } from './types.js';
 

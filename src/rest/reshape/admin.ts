@@ -1,6 +1,6 @@
-import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/asset-groups.js';
-import { enumValue } from '../../services/enums.js';
-import { SSO_PROVIDER_TYPE } from '../../services/sso.js';
+import { CERTIFICATION, CERTIFICATION_ACTION, SEED_TYPE, TAG_TYPE } from '../../services/zones/asset-groups.js';
+import { enumValue } from '../../services/common/enums.js';
+import { SSO_PROVIDER_TYPE } from '../../services/identity/sso.js';
 import { nullInt32, nullString, nullTime } from '../shapes.js';
 import type {
   CustomNodeKindFieldsFragment,

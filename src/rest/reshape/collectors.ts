@@ -4,10 +4,10 @@ import type {
   EventFieldsFragment,
   RefFieldsFragment,
 } from '../../generated/operations.js';
-import { CLIENT_TYPE } from '../../services/clients.js';
-import { JOB_STATUS } from '../../services/job-status.js';
-import { enumValue } from '../../services/enums.js';
-import { FLAG_FIELDS } from '../../services/events.js';
+import { CLIENT_TYPE } from '../../services/collectors/clients.js';
+import { JOB_STATUS } from '../../services/common/job-status.js';
+import { enumValue } from '../../services/common/enums.js';
+import { FLAG_FIELDS } from '../../services/collectors/events.js';
 import { nullInt32, nullInt64, nullString, nullTime, time } from '../shapes.js';
 import { token } from './identity.js';
 

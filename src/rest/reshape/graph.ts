@@ -1,7 +1,7 @@
 import type { RestResponse } from '../route.js';
 import { notFound } from '../../errors.js';
-import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/job-status.js';
-import { enumValue } from '../../services/enums.js';
+import { DATAPIPE_STATE, FILE_STATUS, JOB_STATUS } from '../../services/common/job-status.js';
+import { enumValue } from '../../services/common/enums.js';
 import { time } from '../shapes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configInputField } from '../../services/app-config.js';
+import { configInputField } from '../../services/app/app-config.js';
 import { query } from '../params.js';
 import type { AppConfigInput } from '../../generated/operations.js';
 import { data, route, type Result } from '../route.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
-import { ENTITY_TYPES, LISTS, type EntityType } from '../../services/entities-lists.js';
+import { ENTITY_TYPES, LISTS, type EntityType } from '../../services/graph/entities-lists.js';
 import { query } from '../params.js';
 import * as shape from '../reshape/entities.js';
 import { route, type RestRoute } from '../route.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { NodeListFieldsFragment, NodeSortColumn } from '../../generated/operations.js';
-import { enumNameOf } from '../../services/enums.js';
-import { NODE_SORT_COLUMN, nodeSortKeys } from '../../services/node-lists.js';
+import { enumNameOf } from '../../services/common/enums.js';
+import { NODE_SORT_COLUMN, nodeSortKeys } from '../../services/graph/node-lists.js';
 import { query } from '../params.js';
 import * as shape from '../reshape/graph.js';
 import { route, type OperationName, type RestRoute, type Result, type Variables } from '../route.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { badRequest } from '../../errors.js';
 import type { MemberCertificationColumn } from '../../generated/operations.js';
-import { CERTIFICATION_FILTER_COLUMN, CERTIFICATION_FILTERS } from '../../services/certification-filters.js';
-import { enumNameOf } from '../../services/enums.js';
+import { CERTIFICATION_FILTER_COLUMN, CERTIFICATION_FILTERS } from '../../services/zones/certification-filters.js';
+import { enumNameOf } from '../../services/common/enums.js';
 import { intText, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
 import { data, route } from '../route.js';
