@@ -4,7 +4,12 @@ import path from 'node:path';
 import { availableHeap } from '../../analysis/memory-guard.js';
 import { runAnalysis, type AnalysisResult } from '../../analysis/run.js';
 import { PERMISSIONS, type Session } from '../../auth/session.js';
-import { type DatapipeStateModel, type DatapipeStore, type IngestFileModel, type IngestJobModel } from '../../db/stores/datapipe/datapipe-store.js';
+import {
+  type DatapipeStateModel,
+  type DatapipeStore,
+  type IngestFileModel,
+  type IngestJobModel,
+} from '../../db/stores/datapipe/datapipe-store.js';
 import { asAppError, badRequest, conflict, notFound, unsupportedMedia } from '../../errors.js';
 import type { GraphStore } from '../../graph/store.js';
 import type { Logger } from '../../logger.js';

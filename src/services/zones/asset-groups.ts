@@ -1,6 +1,13 @@
 import type { UserSession } from '../../auth/session.js';
 import type { Queryable } from '../../db/pool.js';
-import type { CertificationColumn, CertificationModel, Seed, SelectorModel, TagModel, TagsStore } from '../../db/stores/zones/tags-store.js';
+import type {
+  CertificationColumn,
+  CertificationModel,
+  Seed,
+  SelectorModel,
+  TagModel,
+  TagsStore,
+} from '../../db/stores/zones/tags-store.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { primaryKind } from '../../graph/kinds.js';
 import type { GraphStore } from '../../graph/store.js';
