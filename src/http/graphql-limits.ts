@@ -63,6 +63,23 @@ export const oneCredentialCheck: ValidationRule = (context: ValidationContext): 
   };
 };
 
+/**
+ * Refuses an operation of a type the schema has no root for (subscriptions: nothing here streams). graphql-js's own
+ * rules do not look at that, and graphql-jit then throws while compiling, which answered 500.
+ */
+export const servedOperationTypes: ValidationRule = (context: ValidationContext): ASTVisitor => ({
+  OperationDefinition(node) {
+    const schema = context.getSchema();
+    const root =
+      node.operation === 'query'
+        ? schema.getQueryType()
+        : node.operation === 'mutation'
+          ? schema.getMutationType()
+          : schema.getSubscriptionType();
+    if (!root) throw badRequest('graphql', `${node.operation} operations are not served here; send a query or a mutation.`);
+  },
+});
+
 /** True when the document asks for the schema (`__schema`, `__type`); `__typename` is ordinary. */
 export function asksForSchema(doc: DocumentNode): boolean {
   let found = false;
@@ -119,6 +136,7 @@ export function graphqlLimitPlugins(): Plugin[] {
   }).protect();
   const extraRules: Plugin = {
     onValidate({ addValidationRule }) {
+      addValidationRule(servedOperationTypes);
       addValidationRule(oneCredentialCheck);
       addValidationRule(noNulInLiterals);
     },

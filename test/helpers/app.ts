@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
+import type { Logger } from '../../src/logger';
 import { compose, type Infra } from '../../src/main/compose';
 import type { Services } from '../../src/services/index';
 import { signRequest } from '../../src/auth/signature';
@@ -61,11 +62,11 @@ export interface TestApp {
 }
 
 /** The real stack on a fresh schema: migrations, services, the express app with REST and GraphQL. */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, opts: { log?: Logger } = {}): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig(overrides);
   const clock = new TestClock();
-  const log = testLog();
+  const log = opts.log ?? testLog();
   const { services, infra, app, stop } = await compose({
     db: testDb.db,
     config,
@@ -168,10 +169,10 @@ export function expectWrapper(res: request.Response, status: number): { context:
  * Registers beforeAll/afterAll for a test app on a fresh schema, with an admin JWT. The returned object is
  * filled in by beforeAll, so read its fields inside tests only.
  */
-export function useTestApp(overrides: Partial<Config> = {}): TestApp & { adminJwt: string } {
+export function useTestApp(overrides: Partial<Config> = {}, opts: { log?: Logger } = {}): TestApp & { adminJwt: string } {
   const holder = {} as TestApp & { adminJwt: string };
   beforeAll(async () => {
-    Object.assign(holder, await createTestApp(overrides));
+    Object.assign(holder, await createTestApp(overrides, opts));
     holder.adminJwt = await login(holder.app);
   });
   afterAll(() => holder.close());
