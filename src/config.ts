@@ -51,6 +51,27 @@ const schema = z.object({
     .positive()
     .default(32 * 1024 * 1024),
   UPLOADS_PER_CALLER: z.coerce.number().int().positive().default(4),
+  MAX_ANONYMOUS_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(128 * 1024),
+  UNVERIFIED_BODY_MEMORY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
+  MAX_BODY_BYTES_IN_FLIGHT_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().positive().default(10),
+  BODY_TIMEOUT_SECONDS: z.coerce.number().positive().default(20),
+  UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(3600),
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
   UPLOAD_DISK_BYTES_PER_CALLER: z.coerce
     .number()
     .int()
@@ -107,6 +128,16 @@ export type Config = {
   /** Uploads one caller may stream at once, and the bytes they may hold on disk together. */
   uploadsPerCaller: number;
   uploadDiskBytesPerCaller: number;
+  /** Largest body of a request without credentials (login, SAML callback): read only after the headers named none. */
+  maxAnonymousBodyBytes: number;
+  /** Bytes of a signed request's body held in memory before its signature is checked; the rest waits on disk. */
+  unverifiedBodyMemoryBytes: number;
+  /** Connections one client address may hold open at once (0: no limit); trusted proxies are not counted. */
+  maxConnectionsPerAddress: number;
+  /** Request body bytes one client address may have in memory at once, across its requests. */
+  maxBodyBytesInFlightPerAddress: number;
+  /** Time limits of a request: its headers, an in-memory body, a pause in an upload, the whole request; keep-alive. */
+  timeouts: { headersMs: number; bodyMs: number; uploadIdleMs: number; requestMs: number; keepAliveMs: number };
   /**
    * Which proxies in front of the service may name the client in X-Forwarded-For (express `trust proxy`): the
    * client address is what rate limits and login throttling count by. False: the socket's peer.
@@ -148,6 +179,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  // Node refuses a headers timeout longer than the whole request's.
+  if (e.HEADERS_TIMEOUT_SECONDS > e.REQUEST_TIMEOUT_SECONDS)
+    throw new ConfigError('invalid configuration:\n  HEADERS_TIMEOUT_SECONDS: must not be longer than REQUEST_TIMEOUT_SECONDS');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -169,6 +203,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxGraphqlUploadBytes: e.MAX_GRAPHQL_UPLOAD_BYTES,
     uploadsPerCaller: e.UPLOADS_PER_CALLER,
     uploadDiskBytesPerCaller: e.UPLOAD_DISK_BYTES_PER_CALLER,
+    maxAnonymousBodyBytes: e.MAX_ANONYMOUS_BODY_BYTES,
+    unverifiedBodyMemoryBytes: e.UNVERIFIED_BODY_MEMORY_BYTES,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    maxBodyBytesInFlightPerAddress: e.MAX_BODY_BYTES_IN_FLIGHT_PER_ADDRESS,
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT_SECONDS * 1000,
+      bodyMs: e.BODY_TIMEOUT_SECONDS * 1000,
+      uploadIdleMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
+      requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
     trustProxy: e.TRUST_PROXY,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),
     datapipePollMs: e.DATAPIPE_POLL_MS,

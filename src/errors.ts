@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
@@ -64,6 +65,7 @@ export const conflict = (context: string, message: string) => new AppError('CONF
 export const tooLarge = (context: string, message: string) => new AppError('PAYLOAD_TOO_LARGE', context, message);
 export const unsupportedMedia = (context: string, message: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', context, message);
 export const unavailable = (context: string, message: string) => new AppError('UNAVAILABLE', context, message);
+export const requestTimeout = (context: string, message: string) => new AppError('REQUEST_TIMEOUT', context, message);
 export const timeout = (context: string, message: string) => new AppError('TIMEOUT', context, message);
 export const internal = (context: string, message: string, cause?: unknown) => new AppError('INTERNAL', context, message, { cause });
 

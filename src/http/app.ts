@@ -13,7 +13,9 @@ import type { Services } from '../services/index.js';
 import { jwtStrategy } from './auth/jwt.js';
 import { signatureStrategy } from './auth/signature.js';
 import { authenticate } from './authenticate.js';
-import { readBody, readUpload } from './body.js';
+import { parseRouteBody, readUpload, receiveRouteBody } from './body.js';
+import { AddressBytes } from './client-limits.js';
+import type { ServerLimits } from './http-server.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { urlGuard } from './input-guard.js';
 import { uploadGate } from './upload-gate.js';
@@ -35,8 +37,10 @@ export interface AppDeps {
 
 /**
  * The whole HTTP surface, without listening (tests drive it with supertest). Middleware order, once:
- * request id → security headers → request log → Prefer deadline → per route: rate limit → edition → body →
- * authenticate → operation; then /graphql; then the 404 wrapper and the error handler.
+ * request id → security headers → request log → Prefer deadline → per route: rate limit → edition → authenticate
+ * (headers) → guard → body bytes (a signature checked on them) → guard → body parsed → operation; then /graphql;
+ * then the 404 wrapper and the error handler. What the listening server enforces on connections (timeouts, per
+ * address) is left in `app.locals.serverLimits` for createHttpServer.
  */
 export function buildApp(deps: AppDeps): Express {
   const { services, config, log } = deps;
@@ -52,13 +56,29 @@ export function buildApp(deps: AppDeps): Express {
   app.use(accessLog(log));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
 
+  const serverLimits: ServerLimits = {
+    headersMs: config.timeouts.headersMs,
+    requestMs: config.timeouts.requestMs,
+    keepAliveMs: config.timeouts.keepAliveMs,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+  };
+  app.locals.serverLimits = serverLimits;
+
   const limiter = rateLimiter({ rps: config.rateLimitRps });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);
   const contextFactory = createContextFactory(services, log);
-  const bodyOpts = { maxBytes: config.maxJsonBodyBytes };
-  // Upload routes authenticate from the headers before their body is written anywhere.
-  const gate = uploadGate(services, { perCaller: config.uploadsPerCaller, diskBytesPerCaller: config.uploadDiskBytesPerCaller });
   const incoming = path.join(config.dataDir, 'uploads', 'incoming');
+  const receiveLimits = {
+    maxBytes: config.maxJsonBodyBytes,
+    anonymousMaxBytes: config.maxAnonymousBodyBytes,
+    unverifiedMemoryBytes: config.unverifiedBodyMemoryBytes,
+    spillDir: incoming,
+    timeoutMs: config.timeouts.bodyMs,
+    inFlight: new AddressBytes(config.maxBodyBytesInFlightPerAddress),
+  };
+  const parseLimits = { maxBytes: config.maxJsonBodyBytes, anonymousMaxBytes: config.maxAnonymousBodyBytes };
+  // Upload routes know their caller from the headers before their body is written anywhere.
+  const gate = uploadGate({ perCaller: config.uploadsPerCaller, diskBytesPerCaller: config.uploadDiskBytesPerCaller });
 
   app.get('/health', limiter('GET /health'), async (_req, res) => {
     res.json(await services.health());
@@ -71,10 +91,15 @@ export function buildApp(deps: AppDeps): Express {
     edition: config.edition,
     limiter,
     authenticate: auth,
-    bodyReader: (route: RestRoute) =>
-      route.body === 'upload'
-        ? [gate, readUpload({ dir: incoming, maxBytes: config.maxUploadBytes })]
-        : readBody(route.body === 'json' || route.body === 'multipart' || route.body === 'form' ? route.body : 'none', bodyOpts),
+    bodyReader: (route: RestRoute) => {
+      if (route.body === 'upload')
+        return {
+          receive: [gate, readUpload({ dir: incoming, maxBytes: config.maxUploadBytes, idleMs: config.timeouts.uploadIdleMs })],
+          parse: parseRouteBody('none', parseLimits),
+        };
+      const kind = route.body === 'json' || route.body === 'multipart' || route.body === 'form' ? route.body : 'none';
+      return { receive: [receiveRouteBody(kind, receiveLimits)], parse: parseRouteBody(kind, parseLimits) };
+    },
   });
 
   app.all(
@@ -83,11 +108,12 @@ export function buildApp(deps: AppDeps): Express {
     compression({ filter: (req) => req.method === 'GET' && /text\/html/i.test(String(req.headers.accept ?? '')) }),
     limiter('/graphql'),
     graphqlSearchParams(),
-    // Multipart (file uploads) passes the upload gate first: credentials from the headers, per-caller caps.
+    auth,
+    // Multipart (file uploads) passes the upload gate first: a caller known from the headers, per-caller caps.
     (req: express.Request, res: express.Response, next: express.NextFunction) =>
       /^multipart\//i.test(req.headers['content-type'] ?? '') ? gate(req, res, next) : next(),
-    readBody('graphql', { ...bodyOpts, multipartMaxBytes: config.maxGraphqlUploadBytes }),
-    auth,
+    receiveRouteBody('graphql', { ...receiveLimits, multipartMaxBytes: config.maxGraphqlUploadBytes }),
+    parseRouteBody('graphql', parseLimits),
     (req, res) => yoga(req, res, { req, res }),
   );
 

@@ -5,18 +5,15 @@ import path from 'node:path';
 import { once } from 'node:events';
 import zlib from 'node:zlib';
 import { parse as parseContentDisposition } from 'content-disposition';
-import getRawBody from 'raw-body';
 import typeis from 'type-is';
 import { AppError, badRequest, tooLarge, unsupportedMedia } from '../errors.js';
 import { MSG } from '../messages.js';
 import type { BodyKind, FormFields } from '../rest/route.js';
 import { checkInput, clip } from './input-guard.js';
 import { StagedFile } from '../services/datapipe/staged-file.js';
-
-export interface BodyOptions {
-  /** Largest accepted body, compressed or not. */
-  maxBytes: number;
-}
+import { whenReady } from '../maybe-promise.js';
+import { readChunks, receiveBody, type ReceiveLimits } from './body-receive.js';
+import { hasBody } from './errors.js';
 
 /**
  * A 413 that ends the connection once sent, after which the rest of the body is discarded. The request stream is
@@ -28,41 +25,7 @@ function refuse(req: Request, res: Response, max: number, what?: string): AppErr
   return tooLarge('middleware', what ? `${MSG.bodyTooLarge} (over ${what})` : `${MSG.bodyTooLarge} (limit ${max} bytes)`);
 }
 
-/** The upload's chunks, stopping (without destroying the stream) once more than `max` bytes arrived. */
-async function* chunks(req: Request, res: Response, max: number): AsyncGenerator<Buffer> {
-  if (Number(req.headers['content-length'] ?? NaN) > max) throw refuse(req, res, max);
-  let size = 0;
-  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
-    size += (chunk as Buffer).length;
-    if (size > max) throw refuse(req, res, max);
-    yield chunk as Buffer;
-  }
-}
-
 const EMPTY = Buffer.alloc(0);
-
-/**
- * A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): there is nothing to
- * wait for, and most GETs skip the stream reader and its turn of the event loop.
- */
-function hasBody(req: Request): boolean {
-  return req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-}
-
-/**
- * Reads the whole body into memory with raw-body, refusing more than `max` bytes (413) as early as the headers
- * allow. raw-body pauses the stream on a refusal; `refuse` drains the rest.
- */
-async function readRaw(req: Request, res: Response, max: number): Promise<Buffer> {
-  try {
-    return await getRawBody(req, { limit: max, length: req.headers['content-length'] });
-  } catch (err) {
-    const e = err as { type?: string; message?: string };
-    if (e.type === 'entity.too.large') throw refuse(req, res, max);
-    if (e.type === 'request.aborted') throw badRequest('middleware', 'The request body ended before it was complete.');
-    throw badRequest('middleware', `The request body could not be read: ${e.message ?? 'unknown error'}.`);
-  }
-}
 
 /** Undoes Content-Encoding (gzip, deflate) with the same size limit on the result, so a small bomb stays small. */
 function decode(raw: Buffer, encoding: string | undefined, max: number): Buffer {
@@ -82,37 +45,59 @@ function decode(raw: Buffer, encoding: string | undefined, max: number): Buffer 
 /** Whether a Content-Type header names one of the media types (type-is: parameters and case do not matter). */
 const isType = (type: string | undefined, types: string[]) => !!type && typeis.is(type, types) !== false;
 
+export interface BodyReadOptions extends ReceiveLimits {
+  /** Largest multipart /graphql request (file uploads, for callers the upload gate admitted). */
+  multipartMaxBytes?: number;
+}
+
 /**
- * Reads a route's body before authentication, keeping the bytes exactly as sent for request signatures.
+ * Receives a route's body once the headers said who is calling (receiveBody: bounds, time limit, a signed body's
+ * digest), keeping the bytes as sent in `req.rawBody`. Nothing is interpreted yet: the route's guard runs first.
+ * A request without a body goes on at once (a signed one is finished in hand when its token is cached).
+ */
+export function receiveRouteBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyReadOptions) {
+  const read = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const multipart = kind === 'graphql' && isType(req.headers['content-type'], ['multipart/*']);
+    // GraphQL file uploads are read only for a caller the upload gate admitted from the headers.
+    if (multipart && !req.uploadAdmission)
+      throw unsupportedMedia('graphql', 'Multipart GraphQL requests need credentials; send JSON otherwise.');
+    const raw = await receiveBody(req, res, opts, { routeMax: multipart ? opts.multipartMaxBytes : undefined, unread: kind === 'none' });
+    if (req.uploadAdmission && !req.uploadAdmission.take(raw.length))
+      throw refuse(req, res, opts.multipartMaxBytes ?? opts.maxBytes, 'the bytes one caller may have in flight across uploads');
+    req.rawBody = raw;
+    next();
+  };
+  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
+    if (hasBody(req)) return read(req, res, next);
+    req.rawBody = EMPTY;
+    const credential = req.bodyCredential;
+    if (!credential) return next();
+    req.bodyCredential = undefined;
+    return whenReady(credential.finish(), (session) => {
+      req.session = session;
+      next();
+    });
+  };
+}
+
+/**
+ * Interprets the bytes `receiveRouteBody` kept, once the route's guard let the caller through:
  *   json       parsed into req.body (400 when malformed, 415 when not JSON)
- *   none       read (a signature may still cover it) but not interpreted
+ *   none       not interpreted
  *   multipart  parsed into FormFields (field name → values; files as bytes)
  *   form       application/x-www-form-urlencoded into an object of strings (SAML's HTTP-POST binding)
+ *   graphql    JSON parsed for yoga; a multipart request left as bytes (yoga parses it)
+ * A compressed body (Content-Encoding) expands to at most what the caller could have sent uncompressed.
  */
-export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: BodyOptions & { multipartMaxBytes?: number }) {
-  const read = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+export function parseRouteBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: { maxBytes: number; anonymousMaxBytes: number }) {
+  const parse = async (req: Request, next: NextFunction): Promise<void> => {
     const type = req.headers['content-type'];
-    const multipart = isType(type, ['multipart/*']);
-    let max = opts.maxBytes;
-    if (kind === 'graphql' && multipart) {
-      // GraphQL file uploads are read only for a caller the upload gate admitted from the headers.
-      if (!req.uploadAdmission) {
-        res.setHeader('Connection', 'close');
-        req.resume();
-        throw unsupportedMedia('graphql', 'Multipart GraphQL requests need credentials; send JSON otherwise.');
-      }
-      max = opts.multipartMaxBytes ?? opts.maxBytes;
-    }
-    const raw = hasBody(req) ? await readRaw(req, res, max) : EMPTY;
-    if (req.uploadAdmission && !req.uploadAdmission.take(raw.length))
-      throw refuse(req, res, max, 'the bytes one caller may have in flight across uploads');
-    if (kind === 'graphql' && multipart) {
-      req.bodySource = { kind: 'buffer', data: raw };
+    const raw = req.rawBody ?? EMPTY;
+    req.body = undefined;
+    if (kind === 'graphql' && isType(type, ['multipart/*'])) {
       req.body = raw; // graphql-yoga parses the multipart request from the bytes
       return next();
     }
-    req.bodySource = { kind: 'buffer', data: raw };
-    req.body = undefined;
     if (raw.length === 0 || kind === 'none') return next();
     if (kind === 'multipart') {
       if (!isType(type, ['multipart/form-data'])) throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
@@ -129,7 +114,7 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     }
     if (!isType(type, ['json', '+json']))
       throw unsupportedMedia('middleware', 'The request body must be JSON (Content-Type: application/json).');
-    const text = decode(raw, req.headers['content-encoding'], opts.maxBytes)
+    const text = decode(raw, req.headers['content-encoding'], req.session ? opts.maxBytes : opts.anonymousMaxBytes)
       .toString('utf8')
       .replace(/^\uFEFF/, '');
     try {
@@ -140,14 +125,13 @@ export function readBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', opts: Bo
     checkInput('middleware', req.body);
     next();
   };
-  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
-    // Most REST requests (every GET) have no body: nothing to read, so no promise for the router to wait on.
-    if (kind !== 'graphql' && !hasBody(req)) {
-      req.bodySource = { kind: 'buffer', data: EMPTY };
+  return (req: Request, _res: Response, next: NextFunction): void | Promise<void> => {
+    // Most REST requests (every GET) have no body: nothing to parse, so no promise for the router to wait on.
+    if (kind !== 'graphql' && !req.rawBody?.length) {
       req.body = undefined;
       return next();
     }
-    return read(req, res, next);
+    return parse(req, next);
   };
 }
 
@@ -172,13 +156,14 @@ async function parseMultipart(raw: Buffer, type: string): Promise<FormFields> {
 
 /**
  * Upload routes: the body streams to a file in `dir` (never whole in memory), at most `maxBytes` (413), and is left
- * as sent (gzip stays gzip; ingest recognises it). A signed upload (the gate keyed its digest) is hashed chunk by
- * chunk on the way to disk, one pass, and a mismatch is a 401. Whatever ends the body early (over the limit or the
+ * as sent (gzip stays gzip; ingest recognises it). A signed upload is hashed chunk by chunk on the way to disk, one
+ * pass, and a mismatch is a 401. A pause of more than `idleMs` between chunks is a 408 and the connection closes. Whatever ends the body early (over the limit or the
  * caller's budget, cut short, a bad digest) removes the file before the answer; otherwise it is removed when the
  * response ends unless the upload took it over.
  */
-export function readUpload(opts: { dir: string; maxBytes: number }) {
+export function readUpload(opts: { dir: string; maxBytes: number; idleMs: number }) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    if (Number(req.headers['content-length'] ?? NaN) > opts.maxBytes) throw refuse(req, res, opts.maxBytes);
     fs.mkdirSync(opts.dir, { recursive: true, mode: 0o700 });
     const file = path.join(opts.dir, `upload-${crypto.randomUUID()}`);
     res.once('close', () => fs.rm(file, { force: true }, () => undefined));
@@ -188,28 +173,32 @@ export function readUpload(opts: { dir: string; maxBytes: number }) {
     let writeError: Error | undefined;
     out.on('error', (err) => (writeError = err));
     let size = 0;
-    let signed;
     try {
-      for await (const chunk of chunks(req, res, opts.maxBytes)) {
-        size += chunk.length;
-        if (admission && !admission.take(chunk.length))
-          throw refuse(req, res, opts.maxBytes, 'the bytes one caller may have in flight across uploads');
-        admission?.signed?.update(chunk);
-        if (writeError) throw writeError;
-        if (!out.write(chunk)) await once(out, 'drain');
-      }
+      await readChunks(req, res, {
+        max: opts.maxBytes,
+        timeoutMs: opts.idleMs,
+        idle: true,
+        onChunk(chunk) {
+          size += chunk.length;
+          if (admission && !admission.take(chunk.length))
+            throw refuse(req, res, opts.maxBytes, 'the bytes one caller may have in flight across uploads');
+          if (writeError) throw writeError;
+          return out.write(chunk) ? undefined : once(out, 'drain').then(() => undefined);
+        },
+      });
       out.end();
       await once(out, 'finish');
-      signed = admission?.signed?.finish();
+      // A signed upload's digest was taken on the way to disk: its signature decides now (401 on a mismatch).
+      const credential = req.bodyCredential;
+      if (credential) {
+        req.bodyCredential = undefined;
+        req.session = await credential.finish();
+      }
     } catch (err) {
       out.destroy();
       await fs.promises.rm(file, { force: true });
-      if (err instanceof AppError) throw err;
-      if (req.destroyed || (err as { code?: string }).code === 'ECONNRESET')
-        throw badRequest('middleware', 'The request body ended before it was complete.');
       throw err;
     }
-    req.bodySource = { kind: 'file', path: file, signed };
     if (size > 0) {
       const disposition = fileNameOf(req.headers['content-disposition']);
       const type = String(req.headers['content-type'] ?? '');

@@ -14,9 +14,24 @@ export function errorBody(status: number, requestId: string, errors: ErrorItem[]
   return { http_status: status, timestamp: new Date().toISOString(), request_id: requestId, errors };
 }
 
-/** Writes an AppError as the wrapper; a response already under way (e.g. cut off by its deadline) is left alone. */
+/**
+ * A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3); one that has and did not
+ * arrive whole was refused before (or while) it was read.
+ */
+export const hasBody = (req: Request) => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+
+/**
+ * Writes an AppError as the wrapper; a response already under way (e.g. cut off by its deadline) is left alone.
+ * A refusal that leaves the body unread ends the connection once answered (what is still sent is discarded, never
+ * read into memory), so a client cannot keep it by sending slowly.
+ */
 export function writeError(res: Response, err: AppError, requestId: string): void {
   if (res.headersSent) return;
+  const req = res.req;
+  if (req && !req.complete && hasBody(req)) {
+    res.setHeader('Connection', 'close');
+    req.resume();
+  }
   if (err.headers) for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
   res.status(err.status).json(errorBody(err.status, requestId, [{ context: err.context, message: err.message }]));
 }

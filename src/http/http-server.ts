@@ -1,5 +1,21 @@
 import http from 'node:http';
 import type { Express } from 'express';
+import { answerClientErrors } from './client-error.js';
+import { limitConnectionsPerAddress, refusedSockets } from './client-limits.js';
+
+/** What the server itself enforces on connections, from the configuration (buildApp keeps it in `app.locals`). */
+export interface ServerLimits {
+  /** Headers must be complete this long after a connection starts a request (or opens): else 408 and closed. */
+  headersMs: number;
+  /** The whole request, body included, must have arrived by then: node's outer bound (bodies have their own). */
+  requestMs: number;
+  /** An idle kept-alive connection is closed after this long. */
+  keepAliveMs: number;
+  maxConnectionsPerAddress: number;
+}
+
+/** When the app names none (a bare express app in a test). */
+const DEFAULT_LIMITS: ServerLimits = { headersMs: 10_000, requestMs: 3_600_000, keepAliveMs: 5000, maxConnectionsPerAddress: 64 };
 
 /**
  * The HTTP server for the app, whose requests and responses are made with express's prototypes from the start,
@@ -21,7 +37,26 @@ import type { Express } from 'express';
  */
 export function createHttpServer(app: Express): http.Server {
   const { AppRequest, AppResponse } = constructorsFor(app);
-  return http.createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse }, app);
+  const limits = (app.locals.serverLimits as ServerLimits | undefined) ?? DEFAULT_LIMITS;
+  const server = http.createServer(
+    {
+      IncomingMessage: AppRequest,
+      ServerResponse: AppResponse,
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      keepAliveTimeout: limits.keepAliveMs,
+      // Node looks for expired headers and requests this often (30 s by default): a slow client is cut on time.
+      connectionsCheckingInterval: 1000,
+    },
+    (req, res) => {
+      if (refusedSockets.has(req.socket)) return void res.destroy();
+      app(req, res);
+    },
+  );
+  const trusted = app.get('trust proxy fn') as ((address: string, hop: number) => boolean) | undefined;
+  limitConnectionsPerAddress(server, limits.maxConnectionsPerAddress, (address) => trusted?.(address, 0) ?? false);
+  answerClientErrors(server);
+  return server;
 }
 
 interface Constructors {

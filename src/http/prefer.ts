@@ -1,8 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest, timeout } from '../errors.js';
+import { badRequest, requestTimeout, timeout } from '../errors.js';
+import { closeAfterAnswer } from './body-receive.js';
 import { MSG } from '../messages.js';
 import { runInScope, type RequestScope } from '../scope.js';
-import { writeError } from './errors.js';
+import { hasBody, writeError } from './errors.js';
 
 export interface PreferOptions {
   /** Deadline when the request states none. @default 30 */
@@ -63,7 +64,11 @@ export function prefer(opts: PreferOptions = {}) {
       timer = setTimeout(
         () => {
           scope.abort();
-          writeError(res, timeout('middleware', MSG.timedOut), req.requestId);
+          // A body still arriving is the client's slowness, not the work's: 408, and the connection closes.
+          if (!req.complete && hasBody(req)) {
+            closeAfterAnswer(req, res);
+            writeError(res, requestTimeout('middleware', 'The request body did not arrive before the request deadline.'), req.requestId);
+          } else writeError(res, timeout('middleware', MSG.timedOut), req.requestId);
         },
         Math.min(waitSeconds * 1000, MAX_TIMER_MS),
       );

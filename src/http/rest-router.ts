@@ -1,8 +1,9 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { notFound, unauthorized } from '../errors.js';
+import { notFound } from '../errors.js';
 import { whenReady } from '../maybe-promise.js';
 import { MSG } from '../messages.js';
 import { parse } from '../rest/params.js';
+import { routeGuard } from './route-guard.js';
 import type { RestRequest, RestResponse, RestRoute, RouteInput } from '../rest/route.js';
 import type { Envelope, OperationRunner } from '../rest/run.js';
 
@@ -12,14 +13,18 @@ export interface RestMountDeps {
   envelope: (req: Request, res: Response) => ReturnType<Envelope>;
   edition: 'enterprise' | 'community';
   limiter: (routeKey: string) => RequestHandler;
-  bodyReader: (route: RestRoute) => RequestHandler | RequestHandler[];
+  /** How a route's body is received (bytes, bounded by who is calling) and then interpreted. */
+  bodyReader: (route: RestRoute) => { receive: RequestHandler[]; parse: RequestHandler };
+  /** Who is calling, from the headers (before any body byte is read). */
   authenticate: RequestHandler;
 }
 
 /**
- * Mounts the route table. Per route, in order: rate limit → edition → body → authenticate → (caller needed?)
- * → input schemas → the GraphQL operation → reshape. Edition and "caller needed" come from the schema's
- * directives on the operation; handlers hold no rules of their own.
+ * Mounts the route table. Per route, in order: rate limit → edition → authenticate (headers) → guard → receive the
+ * body (a signed request's signature is checked on it) → guard (signed requests) → interpret the body → input
+ * schemas → the GraphQL operation → reshape. So 401, 403 and a collector-only 404 come before any 400 or 415, and
+ * a body is read only for a caller who may call the route (or who signs it). Edition and guards come from the
+ * schema's directives on the operation; handlers hold no rules of their own.
  */
 export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMountDeps): void {
   // One router per area (the path's first segment after /api/v2/), reached by a map look-up: express tries a
@@ -35,14 +40,15 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
     for (const r of group) if (!deps.runner.has(r.operation)) throw new Error(`route ${key}: unknown operation ${r.operation}`);
     if (group.length > 1 && group.some((r) => !r.when)) throw new Error(`routes ${key} share a path; each needs a "when"`);
     const enterprise = group.some((r) => deps.runner.isEnterprise(r.operation));
-    const needsCaller = group.some((r) => !deps.runner.isPublic(r.operation));
+    const guard = routeGuard(
+      first.context,
+      group.flatMap((r) => deps.runner.guardsOf(r.operation)),
+    );
     const editionGate = (_req: Request, _res: Response, next: NextFunction) => {
       if (enterprise && deps.edition !== 'enterprise') throw notFound(first.context, MSG.notEnterprise);
       next();
     };
     const handler = (req: Request, res: Response): void | Promise<void> => {
-      // Answer 401 before looking at parameters, as a caller without credentials learns nothing from a 400.
-      if (needsCaller && !req.session) throw unauthorized(first.context, MSG.notAuthenticated);
       const rreq: RestRequest = { headers: req.headers, session: req.session ?? null, upload: req.upload };
       let chosen: { route: RestRoute; input: RouteInput<unknown, unknown, unknown> } | undefined;
       for (const route of group) {
@@ -72,7 +78,8 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
     const area = areaOf(first.path);
     let router = areas.get(area);
     if (!router) areas.set(area, (router = express.Router()));
-    router[method](first.path, deps.limiter(key), editionGate, deps.bodyReader(first), deps.authenticate, handler);
+    const body = deps.bodyReader(first);
+    router[method](first.path, deps.limiter(key), editionGate, deps.authenticate, guard, ...body.receive, guard, body.parse, handler);
   }
   app.use((req, res, next) => {
     const router = areas.get(areaOf(req.path));

@@ -1,6 +1,6 @@
 import type { Session } from '../auth/session.js';
 import type { StagedFile } from '../services/datapipe/staged-file.js';
-import type { BodySource } from '../auth/body-source.js';
+import type { BodyBoundCredential } from './auth/types.js';
 import type { UploadAdmission } from './upload-gate.js';
 
 declare global {
@@ -11,8 +11,10 @@ declare global {
       requestId: string;
       /** The caller, once authentication ran; null for anonymous requests. */
       session?: Session | null;
-      /** The body bytes exactly as received (what a request signature covers). */
-      bodySource?: BodySource;
+      /** A signed request's credential while its body streams: it decides once the last byte is in. */
+      bodyCredential?: BodyBoundCredential;
+      /** The body bytes exactly as received (what a request signature covers), before they are interpreted. */
+      rawBody?: Buffer;
       /** An upload route's body, spooled to disk. */
       upload?: StagedFile;
       /** An upload's caller and disk budget, granted from the headers before the body is read. */

@@ -1,9 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { decodeSignature, parseRequestDate, SIGNATURE_SCHEMES } from '../auth/signature.js';
 import { AppError, tooLarge, unauthorized } from '../errors.js';
-import type { Services } from '../services/index.js';
-import type { SignedBody } from '../services/identity/tokens.js';
-import { isUuid } from '../services/common/validate.js';
 
 export interface UploadGateOptions {
   /** Uploads one caller may stream at once. */
@@ -17,8 +13,6 @@ export interface UploadAdmission {
   caller: string;
   /** Counts bytes as they are written; returns false once the caller's disk budget is spent. */
   take(bytes: number): boolean;
-  /** For a signed request: the digest to feed each body chunk as it is written (checked once the body ends). */
-  signed?: SignedBody;
 }
 
 /** Ends the answer with the connection, so an unread body is not drained into the next request. */
@@ -29,63 +23,24 @@ function refuse(req: Request, res: Response, err: AppError): AppError {
 }
 
 /**
- * Runs before an upload body is read, from the headers alone: a caller without credentials, with a bad JWT, or
- * with an unknown API token or a RequestDate outside the window is refused before one byte reaches the disk.
- * A signed request's digest is keyed here and taken while the body streams to disk (readUpload), so a mismatch is
- * refused when the last byte arrives and the file is never read back. Each caller (user or token) may stream `perCaller` uploads at once and hold
- * `diskBytesPerCaller` bytes of them.
+ * Runs after the headers were authenticated (src/http/authenticate.ts: a bad JWT, an unknown API token or a
+ * RequestDate outside the window were refused there) and before an upload body is read: a caller without
+ * credentials is refused before one byte reaches the disk. Each caller (user, client or token) may stream
+ * `perCaller` uploads at once and hold `diskBytesPerCaller` bytes of them. A signed upload's digest is taken while
+ * its body streams to disk (readUpload).
  */
-export function uploadGate(services: Services, opts: UploadGateOptions) {
+export function uploadGate(opts: UploadGateOptions) {
   const active = new Map<string, { uploads: number; bytes: number }>();
 
-  async function callerOf(req: Request): Promise<{ caller: string; signed?: SignedBody }> {
-    const header = req.headers.authorization?.trim();
-    if (!header) throw unauthorized('auth', 'Uploads need credentials: a Bearer JWT or a signed request.');
-    const [scheme = '', credential = '', extra] = header.split(/\s+/);
-    if (extra !== undefined || !credential) throw unauthorized('auth', 'The Authorization header must be "<scheme> <credential>".');
-    const lower = scheme.toLowerCase();
-    if (lower === 'bearer') {
-      const session = await services.identity.authenticateJwt(credential);
-      req.session = session;
-      return { caller: `user:${session.userId}` };
-    }
-    if ((SIGNATURE_SCHEMES as readonly string[]).includes(lower)) {
-      if (!isUuid(credential))
-        throw unauthorized('auth', 'Signed request rejected: the token ID in the Authorization header is malformed (expected a UUID).');
-      const requestDate = req.headers['requestdate'];
-      const requestTime = typeof requestDate === 'string' ? parseRequestDate(requestDate.trim()) : undefined;
-      if (!requestTime) throw unauthorized('auth', 'Signed request rejected: the RequestDate header is missing or malformed.');
-      const sigHeader = req.headers['signature'];
-      if (!sigHeader) throw unauthorized('auth', 'Signed request rejected: the Signature header is missing.');
-      const signature = decodeSignature(String(sigHeader).trim());
-      if (!signature)
-        throw unauthorized(
-          'auth',
-          'Signed request rejected: the Signature header is malformed (expected standard base64 of a 32-byte HMAC-SHA256 digest).',
-        );
-      const signed = await services.tokens.beginSignedBody({
-        tokenId: credential,
-        method: req.method,
-        target: req.rawTarget,
-        requestDate: (requestDate as string).trim(),
-        signature,
-      });
-      return { caller: `token:${credential.toLowerCase()}`, signed };
-    }
-    throw unauthorized(
-      'auth',
-      `Unsupported authorization scheme "${scheme.slice(0, 32)}": use Bearer (JWT) or apisignature (signed request).`,
-    );
-  }
+  const callerOf = (req: Request, res: Response): string => {
+    const s = req.session;
+    if (s) return s.kind === 'user' ? `user:${s.userId}` : `token:${s.tokenId.toLowerCase()}`;
+    if (req.bodyCredential) return req.bodyCredential.claimant;
+    throw refuse(req, res, unauthorized('auth', 'Uploads need credentials: a Bearer JWT or a signed request.'));
+  };
 
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    let caller: string;
-    let signed: SignedBody | undefined;
-    try {
-      ({ caller, signed } = await callerOf(req));
-    } catch (err) {
-      throw err instanceof AppError ? refuse(req, res, err) : err;
-    }
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const caller = callerOf(req, res);
     const entry = active.get(caller) ?? { uploads: 0, bytes: 0 };
     if (entry.uploads >= opts.perCaller)
       throw refuse(
@@ -117,7 +72,6 @@ export function uploadGate(services: Services, opts: UploadGateOptions) {
     });
     req.uploadAdmission = {
       caller,
-      signed,
       take(bytes: number) {
         taken += bytes;
         entry.bytes += bytes;

@@ -21,8 +21,20 @@ import { MSG } from '../messages.js';
 /** `<repo>/src/rest/operations`, from `src/rest` (tests) and `dist/rest` (built service). */
 export const OPERATIONS_DIR = path.resolve(__dirname, '..', '..', 'src', 'rest', 'operations');
 
+/** What the schema's directives require of the caller of one root field (src/graphql/directives/auth.ts). */
+export interface FieldGuard {
+  /** @public: no caller needed. */
+  isPublic: boolean;
+  /** @clientOnly: users get NOT_FOUND. */
+  clientOnly: boolean;
+  /** @requires: permissions a user must hold (clients never do). */
+  permissions: string[];
+}
+
 interface Prepared {
   document: DocumentNode;
+  /** The guards of its root fields, in the order they are selected. */
+  guards: FieldGuard[];
   /** True when every root field is @public, i.e. the operation needs no caller. */
   isPublic: boolean;
   /** True when a root field is @enterprise: the community edition does not have it. */
@@ -79,6 +91,7 @@ export class OperationRunner {
         if (errors.length) throw new Error(`${file}: operation ${name} is invalid: ${errors.map((e) => e.message).join('; ')}`);
         this.ops.set(name, {
           document,
+          guards: rootGuards(schema, def),
           isPublic: rootDirective(schema, def, 'public', true),
           isEnterprise: rootDirective(schema, def, 'enterprise', false),
         });
@@ -94,6 +107,11 @@ export class OperationRunner {
   /** Whether the operation exists only in the enterprise edition (derived from the schema's @enterprise). */
   isEnterprise(name: string): boolean {
     return this.ops.get(name)?.isEnterprise ?? false;
+  }
+
+  /** The guards of the operation's root fields, so a route can refuse a caller before it reads any input. */
+  guardsOf(name: string): FieldGuard[] {
+    return this.ops.get(name)?.guards ?? [];
   }
 
   has(name: string): boolean {
@@ -160,6 +178,23 @@ function usedFragments(def: ASTNode, all: Map<string, FragmentDefinitionNode>): 
     });
   walk(def);
   return [...found.values()];
+}
+
+/** The guard of each root field the operation selects, read from the same directives the schema enforces. */
+function rootGuards(schema: GraphQLSchema, def: OperationDefinitionNode): FieldGuard[] {
+  const root = def.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+  const fields = root?.getFields() ?? {};
+  return def.selectionSet.selections.flatMap((sel) => {
+    const field = sel.kind === Kind.FIELD ? fields[sel.name.value] : undefined;
+    if (!field) return [];
+    return [
+      {
+        isPublic: !!getDirective(schema, field, 'public')?.length,
+        clientOnly: !!getDirective(schema, field, 'clientOnly')?.length,
+        permissions: (getDirective(schema, field, 'requires')?.[0]?.permissions as string[] | undefined) ?? [],
+      },
+    ];
+  });
 }
 
 /** Whether every (`all`) or some root field the operation selects carries a directive; `__typename` carries all. */

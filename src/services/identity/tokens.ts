@@ -1,6 +1,4 @@
-import type { BodySource, StreamedDigest } from '../../auth/body-source.js';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { Keyring } from '../../auth/secret-box.js';
 import { beginSignature, digestsEqual, MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES, namedHour } from '../../auth/signature.js';
 import { PERMISSIONS, type Session, type UserSession } from '../../auth/session.js';
@@ -13,24 +11,24 @@ import { whenReady, type MaybePromise } from '../../maybe-promise.js';
 import type { IdentityService } from './identity.js';
 import { requireUuid } from '../common/validate.js';
 
+/** A signed request as its headers give it; the body follows through SignedBody. */
 export interface SignedRequest {
   tokenId: string;
   method: string;
   /** Raw request target (path and query) as received. */
   target: string;
   requestDate: string;
-  requestTime: Date;
   signature: Buffer;
-  body: BodySource;
 }
 
 /**
- * A signed upload whose token and date were accepted from the headers: feed each body chunk to `update` as it is
- * written, then `finish` checks the digest (the 401 of a mismatch) and returns the proof for verifySignedRequest.
+ * A signed request whose token and RequestDate were accepted from the headers: feed each body chunk to `update` as
+ * it arrives (to disk or memory, one pass), then `finish` checks the digest and returns the caller (a 401 on a
+ * mismatch). The body is never read twice.
  */
 export interface SignedBody {
   update(chunk: Buffer): void;
-  finish(): StreamedDigest;
+  finish(): MaybePromise<Session>;
 }
 
 const digestMismatch = () =>
@@ -38,10 +36,6 @@ const digestMismatch = () =>
     'auth',
     'Signed request rejected: signature digest mismatch (check the method, the request target with its query, the RequestDate hour and the body).',
   );
-
-/** Whether a digest streamed by the upload path was keyed with this very request's token, method, target and date. */
-const sameRequest = (d: StreamedDigest, r: SignedRequest) =>
-  d.tokenId === r.tokenId && d.method === r.method && d.target === r.target && d.requestDate === r.requestDate;
 
 /** Resolves a client token to the client session; supplied by the collectors service. */
 export type ClientResolver = (clientId: string, tokenId: string) => Promise<Session>;
@@ -170,22 +164,6 @@ export function createTokensService(deps: TokensDeps) {
     });
   }
 
-  /** The digest of a signed request: kept from the upload's stream, or computed over the body now. */
-  function requestDigest(p: TokenPrincipal, r: SignedRequest): MaybePromise<Buffer> {
-    if (r.body.kind === 'file' && r.body.signed) {
-      // Hashed while it streamed to disk (beginSignedBody): the file is not read again.
-      if (!sameRequest(r.body.signed, r)) throw digestMismatch();
-      return r.body.signed.digest;
-    }
-    const h = beginSignature(signingKey(p), r.method, r.target, r.requestDate);
-    if (r.body.kind === 'buffer') return h.update(r.body.data).digest();
-    const path = r.body.path;
-    return (async () => {
-      for await (const chunk of fs.createReadStream(path)) h.update(chunk as Buffer);
-      return h.digest();
-    })();
-  }
-
   /** The caller a verified token stands for: its owner, or the client it was issued to. */
   function callerOf(p: TokenPrincipal): MaybePromise<Session> {
     if (p.clientId) {
@@ -253,48 +231,35 @@ export function createTokensService(deps: TokensDeps) {
     },
 
     /**
-     * Verifies a signed request and returns its caller. Every failure is a 401 that names the failing part:
-     * unknown token, disabled owner, date outside the window, digest mismatch. Updates last_access on success
-     * (waited for only when that write also pins the token's offset).
-     * A request whose token is in memory and whose body is in hand is answered without a promise: a signed look-up
-     * spent a dozen promises here, each one a cost on every request while request scopes are tracked (src/scope.ts).
+     * Begins checking a signed request from its headers alone: a known token, a RequestDate in the window and the key
+     * opened (401 otherwise, before one body byte is read). Its body is then hashed chunk by chunk as it arrives, and
+     * `finish` refuses a mismatch (401 naming the failing part) or returns the caller, updating last_access (waited
+     * for only when that write also pins the token's offset). A token in memory gives its answers without a promise:
+     * a signed look-up spent a dozen promises here, each a cost on every request while request scopes are tracked
+     * (src/scope.ts).
      */
-    verifySignedRequest(r: SignedRequest): MaybePromise<Session> {
-      return whenReady(knownToken(r), (p) =>
-        whenReady(requestDigest(p, r), (digest) => {
-          if (!digestsEqual(digest, r.signature)) throw digestMismatch();
-          return whenReady(callerOf(p), (session) => {
-            const offset = namedHour(r.requestDate)!.offsetMinutes;
-            // The first accepted request pins the token's offset, and the next request must be checked against it.
-            // Later uses only move last_access: the answer does not wait for them (on the embedded store an ingest's
-            // file transaction holds the one session for seconds, and each waiting answer held a connection).
-            if (p.requestOffsetMinutes !== null) {
-              touchBehind(p.tokenId, clock(), offset);
-              return session;
-            }
-            const touched = touchCoalesced(p.tokenId, clock(), offset);
-            return touched ? touched.then(() => session) : session;
-          });
-        }),
-      );
-    },
-
-    /**
-     * The start of verifySignedRequest for an upload, from its headers alone: a known token, a RequestDate in the
-     * window, the key opened (401 otherwise, before one body byte is written). The body is then hashed chunk by
-     * chunk as it streams to disk, one pass, and `finish` refuses a mismatch at once.
-     */
-    async beginSignedBody(r: Omit<SignedRequest, 'body' | 'requestTime'>): Promise<SignedBody> {
-      const p = await knownToken(r);
-      const h = beginSignature(signingKey(p), r.method, r.target, r.requestDate);
-      return {
-        update: (chunk) => void h.update(chunk),
-        finish() {
-          const digest = h.digest();
-          if (!digestsEqual(digest, r.signature)) throw digestMismatch();
-          return { tokenId: r.tokenId, method: r.method, target: r.target, requestDate: r.requestDate, digest };
-        },
-      };
+    beginSignedRequest(r: SignedRequest): MaybePromise<SignedBody> {
+      return whenReady(knownToken(r), (p) => {
+        const h = beginSignature(signingKey(p), r.method, r.target, r.requestDate);
+        return {
+          update: (chunk: Buffer) => void h.update(chunk),
+          finish: () => {
+            if (!digestsEqual(h.digest(), r.signature)) throw digestMismatch();
+            return whenReady(callerOf(p), (session) => {
+              const offset = namedHour(r.requestDate)!.offsetMinutes;
+              // The first accepted request pins the token's offset, and the next request must be checked against it.
+              // Later uses only move last_access: the answer does not wait for them (on the embedded store an
+              // ingest's file transaction holds the one session for seconds, and each waiting answer held a connection).
+              if (p.requestOffsetMinutes !== null) {
+                touchBehind(p.tokenId, clock(), offset);
+                return session;
+              }
+              const touched = touchCoalesced(p.tokenId, clock(), offset);
+              return touched ? touched.then(() => session) : session;
+            });
+          },
+        };
+      });
     },
 
     /** Issues a client-owned token (clients service), through `store` when inside its transaction. */
