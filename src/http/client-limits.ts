@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from './errors.js';
-import { clientKey } from './rate-limit.js';
+import { clientKey } from '../services/common/client-address.js';
 
 /**
  * Request-body bytes held in memory per client address, across that address's requests: one address cannot fill

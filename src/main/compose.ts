@@ -51,6 +51,7 @@ import type { TokenPrincipal } from '../db/stores/identity/principals-store.js';
 import { createSecretsService } from '../services/identity/secrets.js';
 import { createAccountsService } from '../services/identity/accounts.js';
 import { createLoginThrottleStore } from '../db/stores/identity/login-throttle-store.js';
+import { createLoginThrottle } from '../services/identity/login-throttle.js';
 import { createAppConfigStore } from '../db/stores/app/app-config-store.js';
 import { createAppConfigService } from '../services/app/app-config.js';
 
@@ -113,7 +114,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const identity = await createIdentityService({
     users,
     sessions,
-    throttle: createLoginThrottleStore(db),
+    throttle: createLoginThrottle(createLoginThrottleStore(db), clock),
     principals,
     secrets: secretsStore,
     keyring,

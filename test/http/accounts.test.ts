@@ -1,8 +1,7 @@
 import request from 'supertest';
-import { LOGIN_LIMITS } from '../../src/services/identity/identity';
-import { ADMIN_PASSWORD, expectWrapper, login, useTestApp, userWithRole } from '../helpers/app';
+import { expectWrapper, login, useTestApp, userWithRole } from '../helpers/app';
 
-/** Item 9.12: change a password, expire it, disable, delete, end sessions; login throttling per user and per IP. */
+/** Item 9.12: change a password, expire it, disable, delete, end sessions; login throttling is test/http/login-throttle.test.ts. */
 describe('accounts', () => {
   const t = useTestApp();
   const as = (jwt: string) => ({ Authorization: `Bearer ${jwt}` });
@@ -144,37 +143,5 @@ describe('accounts', () => {
     const denied = await gql('mutation($id:String!){deleteUser(id:$id)}', { id: u.id }, plain.jwt);
     expect(denied.body.errors[0].message).toMatch(/permission/i);
     expect((await gql('mutation($id:String!){deleteUser(id:$id)}', { id: u.id })).body.data.deleteUser).toBe(true);
-  });
-
-  describe('login throttling (kept in PostgreSQL)', () => {
-    it(`locks a user name after ${LOGIN_LIMITS.user} failures, for any address, until the window passes`, async () => {
-      const u = await userWithRole(t, 'User');
-      const attempt = (secret: string, ip = '10.0.0.1') =>
-        request(t.app)
-          .post('/api/v2/login')
-          .set('X-Forwarded-For', ip)
-          .send({ login_method: 'secret', username: u.name.toUpperCase(), secret });
-      for (let i = 0; i < LOGIN_LIMITS.user; i++) expect((await attempt('wrong-password-guess')).status).toBe(401);
-      const locked = await attempt('a-long-test-password');
-      expect(expectWrapper(locked, 429).message).toMatch(/Too many failed logins/);
-      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(800);
-      t.clock.advance(LOGIN_LIMITS.windowSeconds * 1000 + 1000);
-      expect((await attempt('a-long-test-password')).status).toBe(200);
-    });
-
-    it(`locks an address after ${LOGIN_LIMITS.ip} failures across user names`, async () => {
-      const rows = () =>
-        t.testDb.db.query<{ kind: string; failures: number }>(`select kind, failures from login_failures where kind = 'ip'`);
-      for (let i = 0; i < LOGIN_LIMITS.ip; i++) {
-        await request(t.app)
-          .post('/api/v2/login')
-          .send({ login_method: 'secret', username: `nobody-${i}`, secret: 'x' });
-      }
-      expect((await rows())[0]!.failures).toBe(LOGIN_LIMITS.ip);
-      const res = await request(t.app).post('/api/v2/login').send({ login_method: 'secret', username: 'admin', secret: ADMIN_PASSWORD });
-      expectWrapper(res, 429);
-      t.clock.advance(LOGIN_LIMITS.windowSeconds * 1000 + 1000);
-      await login(t.app);
-    });
   });
 });

@@ -8,11 +8,11 @@ import { createPermissionsStore } from '../../db/stores/identity/permissions-sto
 import type { PrincipalsStore, UserPrincipal } from '../../db/stores/identity/principals-store.js';
 import type { SecretsStore } from '../../db/stores/identity/secrets-store.js';
 import type { SessionsStore } from '../../db/stores/identity/sessions-store.js';
-import type { LoginThrottleStore } from '../../db/stores/identity/login-throttle-store.js';
 import { createUsersStore, type RoleRef, type UserModel, type UsersStore } from '../../db/stores/identity/users-store.js';
-import { AppError, badRequest, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { requireText, requireUuid } from '../common/validate.js';
+import type { LoginThrottle } from './login-throttle.js';
 
 /** What the services over user accounts (this one and accounts.ts) need. */
 export interface UserServiceDeps {
@@ -28,11 +28,8 @@ export interface IdentityDeps extends UserServiceDeps {
   secrets: SecretsStore;
   keyring: Keyring;
   sessionTtlHours: number;
-  throttle: LoginThrottleStore;
+  throttle: LoginThrottle;
 }
-
-/** Failed logins allowed per user name, and per client address, inside one window before a lock of that length. */
-export const LOGIN_LIMITS = { user: 5, ip: 30, windowSeconds: 15 * 60 };
 
 export interface LoginResult {
   userId: string;
@@ -125,32 +122,18 @@ export async function createIdentityService(deps: IdentityDeps) {
       const username = requireText(CONTEXT, 'username', input.username, 256);
       if (!input.secret) throw badRequest(CONTEXT, 'secret is required.');
       if (input.secret.length > 1024) throw badRequest(CONTEXT, 'secret is longer than 1024 characters.');
-      // Checked before any hashing: a locked user name or address costs the server nothing.
-      const now = clock();
-      const subject = username.toLowerCase();
-      const locked = await deps.throttle.lockedUntil(clientIp, subject, now);
-      if (locked) {
-        const retry = Math.max(1, Math.ceil((locked.getTime() - now.getTime()) / 1000));
-        throw new AppError(
-          'RATE_LIMITED',
-          CONTEXT,
-          `Too many failed logins for this user or from this address; try again in ${retry} seconds.`,
-          {
-            headers: { 'Retry-After': String(retry) },
-          },
-        );
-      }
+      // Checked before any hashing: a locked attempt costs the server one query (login-throttle.ts).
+      await deps.throttle.check(username, clientIp);
       const user = await users.getByName(username);
       // Hash even for unknown users so response time does not reveal which user names exist.
       const ok = user?.secretDigest
         ? await verifyPassword(input.secret, user.secretDigest)
         : (await verifyPassword(input.secret, DUMMY_DIGEST), false);
       if (!user || !ok) {
-        await deps.throttle.fail('user', subject, now, LOGIN_LIMITS.user, LOGIN_LIMITS.windowSeconds);
-        await deps.throttle.fail('ip', clientIp, now, LOGIN_LIMITS.ip, LOGIN_LIMITS.windowSeconds);
+        await deps.throttle.failed(username, clientIp);
         throw unauthorized(CONTEXT, INVALID_LOGIN);
       }
-      await deps.throttle.clear('user', subject);
+      await deps.throttle.succeeded(username, clientIp);
       if (user.isDisabled) throw unauthorized(CONTEXT, 'This user is disabled.');
       const authExpired = !!user.secretExpiresAt && user.secretExpiresAt.getTime() < clock().getTime();
       return { ...(await startSession(user.id, 'secret')), authExpired };
