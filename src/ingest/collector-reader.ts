@@ -114,7 +114,7 @@ export class CollectorReader {
     const spool = this.spool;
     if (!spool || !this.type) return;
     let drained = 0;
-    for await (const item of spool.drain()) {
+    for await (const item of spool.drain(this.splitter.repairs)) {
       this.take(item);
       this.pendingBytes += spool.drainedBytes - drained;
       drained = spool.drainedBytes;
@@ -139,6 +139,13 @@ export class CollectorReader {
   checkComplete(): void {
     if (!this.splitter.hasMeta) throw new IngestError(this.file, 'no valid meta tag found');
     if (!this.splitter.hasData) throw new IngestError(this.file, 'no data tag found');
+  }
+
+  /** The file's report as it ends: what it contributed, and what of its text had to be repaired. */
+  finalResult(): FileResult {
+    const { nulRemoved, surrogatesReplaced } = this.splitter.repairs;
+    if (nulRemoved || surrogatesReplaced) this.result.textRepairs = { nulRemoved, surrogatesReplaced };
+    return this.result;
   }
 
   dispose(): void {

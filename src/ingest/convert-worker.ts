@@ -73,7 +73,7 @@ async function readFile(start: Extract<ToWorker, { op: 'start' }>): Promise<void
     await reader.drain(flush);
     await reader.release(flush);
     await flush();
-    answer = { op: 'done', result: reader.result };
+    answer = { op: 'done', result: reader.finalResult() };
   } catch (err) {
     const failure = reader.failure(err);
     answer = { op: 'failed', reason: failure instanceof IngestError ? failure.reason : String(failure) };

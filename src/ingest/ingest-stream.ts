@@ -93,13 +93,13 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     r.splitter.end();
     if (opengraph) {
       await finishOpenGraph(w, r, opengraph);
-      return r.result;
+      return r.finalResult();
     }
     r.checkComplete();
     await r.drain(() => flush(w, r));
     await r.release(() => flush(w, r));
     await flush(w, r);
-    return r.result;
+    return r.finalResult();
   };
 
   try {

@@ -1,5 +1,6 @@
 import { DEFAULT_SPLITTER_LIMITS, type SplitterLimits } from './json-stream.js';
 import type { Queryable } from '../db/pool.js';
+import type { TextRepairs } from './text-repair.js';
 
 /** Why a file was refused; names the file and, for malformed JSON, the position. Nothing of that file is written. */
 export class IngestError extends Error {
@@ -24,6 +25,8 @@ export interface FileResult {
   unknownKinds: Record<string, number>;
   /** OpenGraph: elements left out, per reason (an edge endpoint that matches no node, or several). */
   skipped?: Record<string, number>;
+  /** Characters PostgreSQL cannot store, removed (NUL) or replaced (lone surrogates); absent when there were none. */
+  textRepairs?: TextRepairs;
 }
 
 export interface IngestOptions {

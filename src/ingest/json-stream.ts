@@ -1,3 +1,5 @@
+import { mayNeedRepair, repairText, type TextRepairs } from './text-repair.js';
+
 /**
  * Streams a collector file shaped `{"meta": {...}, "data": [item, item, …]}` (keys in any order, other keys
  * ignored) without holding it in memory: a byte scanner finds each element of the top-level `data` array and hands
@@ -105,6 +107,8 @@ export class JsonItemSplitter {
   private stringStart = 0; // absolute offset where the current string began
   private captured = 0; // bytes of the current capture in earlier chunks
   private readonly limits: SplitterLimits;
+  /** Characters PostgreSQL cannot store, removed or replaced in what was parsed so far (text-repair.ts). */
+  readonly repairs: TextRepairs = { nulRemoved: 0, surrogatesReplaced: 0 };
 
   constructor(
     private readonly on: SplitterHandlers,
@@ -374,6 +378,7 @@ export class JsonItemSplitter {
     } catch (err) {
       throw new JsonStreamError(`malformed ${DESCRIBE[c.kind]}: ${(err as Error).message}`, this.line, this.offset + end);
     }
+    if (mayNeedRepair(text)) value = repairText(value, this.repairs);
     if (c.kind === 'meta') this.on.meta(value);
     else if (c.kind === 'item') this.on.item(value);
     else if (c.kind === 'metadata') this.on.metadata?.(value);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { JsonStreamError } from './json-stream.js';
+import { mayNeedRepair, repairText, type TextRepairs } from './text-repair.js';
 
 /** Where a spooled item was in its file, for the message if it turns out to be malformed. */
 export interface SpoolPosition {
@@ -50,8 +51,11 @@ export class Spool {
     if (this.blockBytes >= BLOCK) this.flushBlock();
   }
 
-  /** The spooled items in order, parsed. The read stream is destroyed however the caller stops iterating. */
-  async *drain(): AsyncGenerator<unknown> {
+  /**
+   * The spooled items in order, parsed (strings PostgreSQL cannot store repaired, counted into `repairs`). The read
+   * stream is destroyed however the caller stops iterating.
+   */
+  async *drain(repairs?: TextRepairs): AsyncGenerator<unknown> {
     this.closeWriter();
     const input = fs.createReadStream(this.file);
     try {
@@ -61,7 +65,7 @@ export class Spool {
         while (buf.length >= HEADER && buf.length >= HEADER + buf.readUInt32LE(0)) {
           const end = HEADER + buf.readUInt32LE(0);
           this.drainedBytes += end - HEADER;
-          yield parse(buf.subarray(HEADER, end), { line: buf.readUInt32LE(4), offset: buf.readDoubleLE(8) });
+          yield parse(buf.subarray(HEADER, end), { line: buf.readUInt32LE(4), offset: buf.readDoubleLE(8) }, repairs);
           buf = buf.subarray(end);
         }
         rest = buf;
@@ -92,9 +96,11 @@ export class Spool {
   }
 }
 
-function parse(text: Buffer, at: SpoolPosition): unknown {
+function parse(bytes: Buffer, at: SpoolPosition, repairs: TextRepairs | undefined): unknown {
+  const text = bytes.toString('utf8');
   try {
-    return JSON.parse(text.toString('utf8'));
+    const value: unknown = JSON.parse(text);
+    return repairs && mayNeedRepair(text) ? repairText(value, repairs) : value;
   } catch (err) {
     throw new JsonStreamError(`malformed data item: ${(err as Error).message}`, at.line, at.offset);
   }
