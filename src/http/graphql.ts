@@ -7,6 +7,7 @@ import { asAppError, badRequest } from '../errors.js';
 import type { ContextFactory } from '../graphql/context-factory.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
+import { responseBudget } from './graphql-cost.js';
 import { bracketNesting, GRAPHQL_LIMITS, graphqlLimitPlugins } from './graphql-limits.js';
 import { checkInput, clip } from './input-guard.js';
 
@@ -97,8 +98,9 @@ export function createGraphQLHandler(
     graphiql: { title: 'Graph Analysis Service' },
     renderGraphiQL,
     landingPage: false,
-    // The limits come first: tokens while parsing, aliases/depth/cost/directives on entering validation.
-    plugins: [...graphqlLimitPlugins(), guardParams(), useGraphQlJit(), partialResults()],
+    // The limits come first: tokens while parsing, aliases/depth/cost/directives on entering validation, the
+    // response budget (and a costly document's turn) before execution.
+    plugins: [...graphqlLimitPlugins(), responseBudget(), guardParams(), useGraphQlJit(), partialResults()],
     logging: {
       debug: (...args) => log.debug({ args }, 'yoga'),
       info: (...args) => log.info({ args }, 'yoga'),
@@ -139,6 +141,6 @@ export function restEngine(yoga: ReturnType<typeof createGraphQLHandler>, contex
   return (req: Request, res: Response) => ({
     schema,
     execute: execute as (args: object) => unknown,
-    contextFactory: () => ({ req, res, ...contextFactory(req) }),
+    contextFactory: () => ({ req, res, rest: true, ...contextFactory(req) }),
   });
 }

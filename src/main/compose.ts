@@ -31,6 +31,7 @@ import { createCollectionJobsService } from '../services/collectors/collection-j
 import { createCollectorFiles } from '../services/collectors/collector-files.js';
 import { createEventsService } from '../services/collectors/events.js';
 import { createLoaders } from '../services/collectors/loaders.js';
+import { CostlyWork } from '../services/common/costly-work.js';
 import { createHealth } from '../services/app/health.js';
 import type { Services } from '../services/index.js';
 import type { Express } from 'express';
@@ -258,6 +259,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     assetGroups,
     sso,
     appConfig,
+    costlyWork: new CostlyWork(),
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { CostlyWork } from './common/costly-work.js';
 import type { AccountsService } from './identity/accounts.js';
 import type { AppConfigService } from './app/app-config.js';
 import type { AssetGroupsService } from './zones/asset-groups.js';
@@ -51,6 +52,8 @@ export interface Services {
   sso: SsoService;
   /** Runtime parameters (GET|PUT /api/v2/config). */
   appConfig: AppConfigService;
+  /** Turns of costly work per caller (large GraphQL documents; the seam for Cypher queries). */
+  costlyWork: CostlyWork;
   /** Fresh batch loaders for one request. */
   createLoaders(): Loaders;
   health(): Promise<Health>;
