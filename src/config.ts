@@ -72,6 +72,13 @@ const schema = z.object({
   UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(3600),
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
+  ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(1000),
+  ARCHIVE_MAX_EXPANDED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024 * 1024),
+  ARCHIVE_MAX_RATIO: z.coerce.number().positive().default(200),
   UPLOAD_DISK_BYTES_PER_CALLER: z.coerce
     .number()
     .int()
@@ -138,6 +145,8 @@ export type Config = {
   maxBodyBytesInFlightPerAddress: number;
   /** Time limits of a request: its headers, an in-memory body, a pause in an upload, the whole request; keep-alive. */
   timeouts: { headersMs: number; bodyMs: number; uploadIdleMs: number; requestMs: number; keepAliveMs: number };
+  /** Uploaded archives (zip, gzip): entries, bytes they may expand to, and times their compressed size. */
+  archiveLimits: { maxArchiveEntries: number; maxDecompressedBytes: number; maxExpansionRatio: number };
   /**
    * Which proxies in front of the service may name the client in X-Forwarded-For (express `trust proxy`): the
    * client address is what rate limits and login throttling count by. False: the socket's peer.
@@ -213,6 +222,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadIdleMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
+    archiveLimits: {
+      maxArchiveEntries: e.ARCHIVE_MAX_ENTRIES,
+      maxDecompressedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,
+      maxExpansionRatio: e.ARCHIVE_MAX_RATIO,
     },
     trustProxy: e.TRUST_PROXY,
     collectorsDir: path.resolve(e.COLLECTORS_DIR),

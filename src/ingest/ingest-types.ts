@@ -57,8 +57,15 @@ export interface IngestOptions {
 export interface IngestLimits extends SplitterLimits {
   /** Bytes of one property value as JSON (arrays and objects; strings are bounded by maxStringBytes). */
   maxPropertyBytes: number;
-  /** Decompressed bytes of one archive (all its entries) or of one gzip stream: zip bombs stop here. */
+  /** Decompressed bytes of one archive (all its entries) or of one gzip stream. */
   maxDecompressedBytes: number;
+  /** Entries of one zip archive (every entry, JSON or not), read from its directory before anything expands. */
+  maxArchiveEntries: number;
+  /**
+   * How many times its compressed size an archive (or a zip entry, or a gzip stream) may expand to, checked as it
+   * expands once past `RATIO_FREE_BYTES`: zip and gzip bombs stop here, long before the byte limit.
+   */
+  maxExpansionRatio: number;
   /**
    * Bytes of input a batch is converted from at most before it is handed to the store, whatever its row count:
    * 20,000 rows of objects carrying megabyte-long values would otherwise be held at once (an upload may be 4 GiB).
@@ -74,7 +81,10 @@ export interface IngestLimits extends SplitterLimits {
 export const DEFAULT_LIMITS: IngestLimits = {
   ...DEFAULT_SPLITTER_LIMITS,
   maxPropertyBytes: 1024 * 1024,
+  // A 1M-node domain (tier L: 260,000 users, as many computers) expands to ~3 GB; real collections compress 12–36×.
   maxDecompressedBytes: 16 * 1024 * 1024 * 1024,
+  maxArchiveEntries: 1000,
+  maxExpansionRatio: 200,
   batchBytes: 64 * 1024 * 1024,
   conversionHeapMb: 1024,
 };

@@ -187,6 +187,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     afterAnalysis: () => assetGroups.refreshAll(),
     onJobFinished: (job, files) => collectionJobs.jobFinished(job, files),
     onRunEnd: () => collectionJobs.repairStranded(),
+    limits: config.archiveLimits,
   });
   const clientsStore = createClientsStore(db);
   const clients = createClientsService({

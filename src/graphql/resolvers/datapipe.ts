@@ -12,6 +12,7 @@ export const datapipeResolvers: Resolvers = {
     startUpload: (_, __, ctx) => ctx.services.datapipe.startUpload(ctx.session!),
     uploadFile: (_, { jobId, file }, ctx) => ctx.services.datapipe.uploadFile(ctx.session!, jobId, file),
     endUpload: (_, { jobId }, ctx) => ctx.services.datapipe.endUpload(ctx.session!, jobId),
+    cancelUpload: (_, { jobId }, ctx) => ctx.services.datapipe.cancelJob(ctx.session!, jobId),
     requestAnalysis: (_, __, ctx) => ctx.services.datapipe.requestAnalysis(ctx.session!),
   },
   IngestJob: {

@@ -30,6 +30,11 @@ export const datapipeRoutes = [
     input: { params: uploadJob },
     reshape: ({ endUpload }) => data(shape.job(endUpload)),
   }),
+  // Ours (BloodHound has no cancel of an upload job): stops its ingest at once.
+  route('PUT', '/api/v2/file-upload/:file_upload_job_id/cancel', 'file-upload', 'CancelUpload', {
+    input: { params: uploadJob },
+    reshape: ({ cancelUpload }) => data(shape.job(cancelUpload)),
+  }),
   route('GET', '/api/v2/file-upload', 'file-upload', 'ListUploadJobs', {
     input: { query: z.object({ skip: query.int(), limit: query.int() }) },
     reshape: ({ uploadJobs: l }) => ({ body: { count: l.totalCount, skip: l.skip, limit: l.limit, data: l.jobs.map(shape.job) } }),

@@ -3,7 +3,7 @@ import { createDatapipeStore, type DatapipeStore, type IngestFileModel } from '.
 import { asAppError } from '../../errors.js';
 import type { GraphStore } from '../../graph/store.js';
 import { ingestPath } from '../../ingest/ingest-path.js';
-import { IngestError, type FileResult } from '../../ingest/ingest-stream.js';
+import { IngestError, type FileResult, type IngestLimits } from '../../ingest/ingest-stream.js';
 import type { Logger } from '../../logger.js';
 
 /** BloodHound's status numbers for a file: ingested, failed. */
@@ -21,9 +21,9 @@ export const isDatabaseAway = (err: unknown) => asAppError(err)?.code === 'UNAVA
  * in its own graph transaction (the `beforeCommit` hook), so after a crash a resumed job skips what was committed
  * and redoes the rest; the record's primary key also stops two replicas committing the same part.
  */
-export function createFileIngester(deps: { store: DatapipeStore; graph: GraphStore; log: Logger }) {
+export function createFileIngester(deps: { store: DatapipeStore; graph: GraphStore; log: Logger; limits?: Partial<IngestLimits> }) {
   const { store, log } = deps;
-  return async function ingestFile(job: { id: number }, f: IngestFileModel): Promise<void> {
+  return async function ingestFile(job: { id: number }, f: IngestFileModel, signal?: AbortSignal): Promise<void> {
     if (!fs.existsSync(f.path)) {
       const parts = await store.partsOf(f.id);
       const error = `${f.originalName}: the uploaded file is no longer on disk (the server that received it stopped before ingesting it)`;
@@ -34,6 +34,8 @@ export function createFileIngester(deps: { store: DatapipeStore; graph: GraphSto
     try {
       const r = await ingestPath(deps.graph, f.path, {
         displayName: f.originalName,
+        limits: deps.limits,
+        signal,
         beforeCommit: async (tx, result: FileResult) => {
           // A zip may hold two entries of one name: the n-th of them is the same part on every attempt.
           const n = (seen.get(result.file) ?? 0) + 1;
@@ -52,9 +54,16 @@ export function createFileIngester(deps: { store: DatapipeStore; graph: GraphSto
           : `${f.originalName}: no JSON collection files found`;
       await store.fileDone(f.id, ok ? COMPLETE : FAILED, error, parts);
     } catch (err) {
-      if (isDatabaseAway(err)) throw err; // stays pending; the run stops and is retried
-      log.error({ err, job: job.id, file: f.originalName }, 'ingest of an uploaded file failed');
-      await store.fileDone(f.id, FAILED, `${f.originalName}: the file could not be ingested`, null);
+      if (isDatabaseAway(err) && !signal?.aborted) throw err; // stays pending; the run stops and is retried
+      if (signal?.aborted) {
+        // Its job was canceled: what committed before stays, the rest rolled back.
+        log.info({ job: job.id, file: f.originalName }, 'ingest of an uploaded file stopped: its job was canceled');
+        const parts = await store.partsOf(f.id);
+        await store.fileDone(f.id, FAILED, `${f.originalName}: not ingested: its job was canceled`, parts.length ? parts : null);
+      } else {
+        log.error({ err, job: job.id, file: f.originalName }, 'ingest of an uploaded file failed');
+        await store.fileDone(f.id, FAILED, `${f.originalName}: the file could not be ingested`, null);
+      }
     }
     fs.rmSync(f.path, { force: true });
   };

@@ -14,14 +14,15 @@ import { asAppError, badRequest, conflict, notFound, unsupportedMedia } from '..
 import type { GraphStore } from '../../graph/store.js';
 import type { Logger } from '../../logger.js';
 import { runOutsideScope } from '../../scope.js';
-import { fileType, inCollectionOrder } from '../../ingest/collection-order.js';
 import { ingestPath, type PathOptions, type PathResult } from '../../ingest/ingest-path.js';
+import type { IngestLimits } from '../../ingest/ingest-types.js';
+import { createIngestTurns } from './ingest-turns.js';
 import type { GraphIndexHolder } from '../graph/graph-index-holder.js';
 import { createFileIngester, isDatabaseAway } from './datapipe-files.js';
 import { paging } from '../common/paging.js';
 import { saveUpload, StagedFile, type UploadValue } from './staged-file.js';
 import { cleanLeftoverUploads } from './upload-cleanup.js';
-import { FILE_STATUS, JOB_STATUS } from '../common/job-status.js';
+import { JOB_STATUS } from '../common/job-status.js';
 
 /** The upload content types we take (BloodHound's /file-upload/accepted-types answers this list). */
 export const ACCEPTED_UPLOAD_TYPES = [
@@ -61,6 +62,8 @@ export interface DatapipeDeps {
   onJobFinished?: JobFinishedListener;
   /** Runs after every pipeline run that ended without error (repairs, sweeps); a failure is logged. */
   onRunEnd?: () => Promise<void>;
+  /** Size bounds of uploaded files and archives (ARCHIVE_MAX_*); DEFAULT_LIMITS where absent. */
+  limits?: Partial<IngestLimits>;
 }
 
 /** Back-off after a failed pipeline run: 1 s, 2 s, 4 s … at most 30 s. */
@@ -113,29 +116,33 @@ export function createDatapipeService(deps: DatapipeDeps) {
     }
   }
 
-  const ingestFile = createFileIngester({ store, graph: deps.graph, log });
+  const ingestFile = createFileIngester({ store, graph: deps.graph, log, limits: deps.limits });
 
-  /**
-   * Ingests the job's files that have not been ingested yet, each in its own transaction, users, computers and
-   * groups first (fewer placeholder nodes to rewrite: ingest/collection-order.ts). A file dropped meanwhile (its
-   * collection job was canceled) is skipped.
-   */
-  async function ingestPendingFiles(job: IngestJobModel): Promise<void> {
-    const pending = (await store.filesOf(job.id)).filter((f) => f.status === FILE_STATUS.pending);
-    const files = inCollectionOrder(pending, (f) => fileType(f.path, f.originalName));
-    for (const f of files) if (await store.isPending(f.id)) await ingestFile(job, f);
-  }
-
-  async function ingestJob(job: IngestJobModel): Promise<void> {
-    await ingestPendingFiles(job);
+  /** An ended job whose files are all ingested (or failed): on to analysis, unless it was canceled meanwhile. */
+  async function finishJob(job: IngestJobModel): Promise<void> {
     const updated = await store.countFailed(job.id);
-    await store.setJobStatus(
-      job.id,
-      JOB_STATUS.analyzing,
-      `ingested ${updated.totalFiles - updated.failedFiles} of ${updated.totalFiles} files; analysis pending`,
-    );
+    const message = `ingested ${updated.totalFiles - updated.failedFiles} of ${updated.totalFiles} files; analysis pending`;
+    if (!(await store.ingested(job.id, message))) return;
     await store.requestAnalysis(`upload job ${job.id}`);
     fs.rmSync(path.join(deps.uploadsDir, String(job.id)), { recursive: true, force: true });
+  }
+
+  // One file at a time, callers taking turns (ingest-turns.ts).
+  const turns = createIngestTurns({ store, instance, leaseS, ingestFile, finishJob });
+
+  /** Ends a job that is receiving or ingesting files: its file being ingested stops, the queued ones are dropped. */
+  async function cancel(jobId: number, reason: string): Promise<IngestJobModel | undefined> {
+    const dropped = await store.cancelRunning(jobId, `canceled: ${reason}`, `not ingested: ${reason}`);
+    if (!dropped) return undefined;
+    turns.abort(jobId);
+    for (const p of dropped) fs.rmSync(p, { force: true });
+    const job = await store.countFailed(jobId);
+    // What was committed stays in the graph: analysis follows it.
+    if (job.totalFiles > 0) {
+      await store.requestAnalysis(`upload job ${jobId} (canceled)`);
+      void kick();
+    }
+    return job;
   }
 
   async function finishJobs(jobs: IngestJobModel[], result: AnalysisResult | undefined, why?: string): Promise<void> {
@@ -163,18 +170,10 @@ export function createDatapipeService(deps: DatapipeDeps) {
 
   /** One pass: ingest this process's ended jobs, then run analysis if one was requested. */
   async function runOnce(): Promise<void> {
-    const work = async () => (await store.claimJob(instance, leaseS)) ?? (await store.claimStreaming(instance, leaseS));
     if ((await store.hasWork(instance)) && (await store.claim(instance, 'ingesting', leaseS))) {
       try {
         await withHeartbeat(async () => {
-          for (let job = await work(); job; job = await work()) {
-            if (job.status === JOB_STATUS.running) {
-              await ingestPendingFiles(job);
-              continue;
-            }
-            await store.setJobStatus(job.id, JOB_STATUS.ingesting, 'ingesting');
-            await ingestJob(job);
-          }
+          while (!stopped && (await turns.next()));
         });
       } finally {
         await store.release(instance);
@@ -275,7 +274,8 @@ export function createDatapipeService(deps: DatapipeDeps) {
     withIngestLock,
 
     /** Ingests a file from disk into the graph (`gas ingest`, under `withIngestLock`). */
-    ingestFile: (file: string, opts?: PathOptions): Promise<PathResult> => ingestPath(deps.graph, file, opts),
+    ingestFile: (file: string, opts?: PathOptions): Promise<PathResult> =>
+      ingestPath(deps.graph, file, { ...opts, limits: { ...deps.limits, ...opts?.limits } }),
 
     start(): void {
       if (deps.pollMs > 0) {
@@ -351,16 +351,20 @@ export function createDatapipeService(deps: DatapipeDeps) {
      * written. Files still queued are dropped (failed, saying why) and removed from disk. When the job received
      * files, analysis is requested so derived edges follow what went in. Undefined when the job had already ended.
      */
-    async cancelUpload(jobId: number, reason: string): Promise<IngestJobModel | undefined> {
-      const dropped = await store.cancelRunning(jobId, `canceled: ${reason}`, `not ingested: ${reason}`);
-      if (!dropped) return undefined;
-      for (const p of dropped) fs.rmSync(p, { force: true });
-      const job = await store.countFailed(jobId);
-      if (job.totalFiles > 0) {
-        await store.requestAnalysis(`upload job ${jobId} (canceled)`);
-        void kick();
-      }
-      return job;
+    cancelUpload: cancel,
+
+    /**
+     * An upload job's owner, or an administrator (auth/ManageUsers), cancels it while it receives or ingests files:
+     * the file being ingested stops at once and rolls back (each file, each zip entry, commits on its own, so
+     * nothing is left half written; what committed before stays), queued files are dropped. 409 once ingest is done.
+     */
+    async cancelJob(s: Session, jobId: number): Promise<IngestJobModel> {
+      const job = await ownJob(s, jobId);
+      const by = s.kind === 'user' ? s.principalName : `client ${s.clientName}`;
+      const canceled =
+        job.status === JOB_STATUS.running || job.status === JOB_STATUS.ingesting ? await cancel(jobId, `canceled by ${by}`) : undefined;
+      if (!canceled) throw conflict(CONTEXT, `Upload job ${jobId} is no longer receiving or ingesting files; it cannot be canceled.`);
+      return (await store.getJob(jobId))!;
     },
 
     /** Ends a job: its files are ingested, then analysis runs. */

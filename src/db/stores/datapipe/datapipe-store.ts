@@ -70,20 +70,24 @@ select ${FILE} from ingest_files where job_id = $1 order by id`,
   setJobStatus: /* SQL */ `-- datapipe.setJobStatus
 update ingest_jobs set status = $2, status_message = $3, end_time = case when $4 then now() else end_time end, updated_at = now()
 where id = $1 returning ${JOB}`,
-  // An ended job of this process, or of one whose lease ran out (it died): taken over with a fresh lease.
-  claimJob: /* SQL */ `-- datapipe.claimJob
+  // Jobs this process may ingest a file of now: ended ones (6) and collector jobs streaming files (1), with whom
+  // they belong to (the fair choice between callers is the scheduler's).
+  claimable: /* SQL */ `-- datapipe.claimable
+select j.id, coalesce('user:' || j.user_id::text, 'client:' || j.client_id::text, 'job:' || j.id::text) as caller
+from ingest_jobs j where (instance = $1 or lease_until is null or lease_until < now())
+  and (status = 6 or (status = 1 and client_id is not null
+    and exists (select 1 from ingest_files f where f.job_id = j.id and f.status = 0)))
+order by id`,
+  claimJobById: /* SQL */ `-- datapipe.claimJobById
 update ingest_jobs set instance = $1, lease_until = now() + make_interval(secs => $2), updated_at = now()
-where id = (select id from ingest_jobs where status = 6 and (instance = $1 or lease_until is null or lease_until < now())
-  order by id limit 1 for update skip locked)
+where id = (select id from ingest_jobs where id = $3 and status in (1, 6)
+  and (instance = $1 or lease_until is null or lease_until < now()) for update skip locked)
 returning ${JOB}`,
-  // Collector jobs stream data while they run; their files are ingested as they arrive.
-  claimStreaming: /* SQL */ `-- datapipe.claimStreaming
-update ingest_jobs set instance = $1, lease_until = now() + make_interval(secs => $2), updated_at = now()
-where id = (select id from ingest_jobs j where status = 1 and client_id is not null
-  and (instance = $1 or lease_until is null or lease_until < now())
-  and exists (select 1 from ingest_files f where f.job_id = j.id and f.status = 0)
-  order by id limit 1 for update skip locked)
-returning ${JOB}`,
+  // A job whose ingest is done moves to "analyzing", unless it was canceled meanwhile.
+  ingested: /* SQL */ `-- datapipe.ingested
+update ingest_jobs set status = 7, status_message = $2, updated_at = now() where id = $1 and status = 6 returning ${JOB}`,
+  jobStatus: /* SQL */ `-- datapipe.jobStatus
+select status from ingest_jobs where id = $1`,
   hasWork: /* SQL */ `-- datapipe.hasWork
 select exists (select 1 from ingest_jobs j where (instance = $1 or lease_until is null or lease_until < now())
   and (status = 6 or (status = 1 and client_id is not null
@@ -96,12 +100,12 @@ insert into ingest_file_parts (file_id, part, result) values ($1, $2, $3) on con
 select result from ingest_file_parts where file_id = $1 order by created_at, part`,
   pendingPaths: /* SQL */ `-- datapipe.pendingPaths
 select f.path from ingest_files f join ingest_jobs j on j.id = f.job_id where f.status = 0 and j.status in (1, 6)`,
-  // Ends a running job at once (its collection job was canceled) and drops its files still queued, in one
-  // statement: nothing is dropped unless the job was running. Files already ingested keep their status.
+  // Ends a job that is still receiving or ingesting files at once (canceled) and drops its files still queued, in
+  // one statement: nothing is dropped unless the job was running or ingesting. Files already ingested keep theirs.
   cancelRunning: /* SQL */ `-- datapipe.cancelRunning
 with ended as (
   update ingest_jobs set status = 3, status_message = $2, end_time = now(), updated_at = now()
-  where id = $1 and status = 1 returning id
+  where id = $1 and status in (1, 6) returning id
 ), dropped as (
   update ingest_files f set status = 5, error = f.original_name || ': ' || $3, updated_at = now()
   from ended where f.job_id = ended.id and f.status = 0 returning f.path
@@ -170,11 +174,18 @@ export function createDatapipeStore(db: Queryable) {
     async setJobStatus(id: number, status: number, message: string, ended = false): Promise<IngestJobModel | undefined> {
       return (await db.query<IngestJobModel>(SQL.setJobStatus, [id, status, message, ended]))[0];
     },
-    async claimJob(instance: string, leaseS: number): Promise<IngestJobModel | undefined> {
-      return (await db.query<IngestJobModel>(SQL.claimJob, [instance, leaseS]))[0];
+    /** Jobs with files this process may ingest now, oldest first, with their caller (`user:…`, `client:…`). */
+    claimable: (instance: string) => db.query<{ id: number; caller: string }>(SQL.claimable, [instance]),
+    /** Takes one of those jobs with a fresh lease; undefined when another replica has it or it ended. */
+    async claimJobById(instance: string, leaseS: number, id: number): Promise<IngestJobModel | undefined> {
+      return (await db.query<IngestJobModel>(SQL.claimJobById, [instance, leaseS, id]))[0];
     },
-    async claimStreaming(instance: string, leaseS: number): Promise<IngestJobModel | undefined> {
-      return (await db.query<IngestJobModel>(SQL.claimStreaming, [instance, leaseS]))[0];
+    /** Moves an ended job whose files are all done to "analyzing"; undefined when it was canceled meanwhile. */
+    async ingested(id: number, message: string): Promise<IngestJobModel | undefined> {
+      return (await db.query<IngestJobModel>(SQL.ingested, [id, message]))[0];
+    },
+    async jobStatus(id: number): Promise<number | undefined> {
+      return (await db.query<{ status: number }>(SQL.jobStatus, [id]))[0]?.status;
     },
     /** Whether a job waits that this process may take (its own, or one whose holder's lease ran out). */
     async hasWork(instance: string): Promise<boolean> {
@@ -193,7 +204,7 @@ export function createDatapipeStore(db: Queryable) {
     async pendingPaths(): Promise<string[]> {
       return (await db.query<{ path: string }>(SQL.pendingPaths)).map((r) => r.path);
     },
-    /** Ends a running job and drops its queued files (see the SQL); the dropped files' paths, or null if it had ended. */
+    /** Ends a running or ingesting job and drops its queued files (see the SQL); their paths, or null if it had ended. */
     async cancelRunning(jobId: number, message: string, fileError: string): Promise<string[] | null> {
       return (await db.query<{ paths: string[] }>(SQL.cancelRunning, [jobId, message, fileError]))[0]?.paths ?? null;
     },
