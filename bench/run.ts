@@ -1,3 +1,4 @@
+import { attackBench } from './attack';
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   analysis: analysisBench,
   'ingest-worst-case': ingestWorstCaseBench,
   fuzz,
+  attack: attackBench,
 };
 
 // Smoke sizes for the benchmarks that read their size from the environment (the others check `smoke`).
@@ -35,6 +37,11 @@ const SMOKE_SIZES: Record<string, string> = {
   FLOOD_SECONDS: '2',
   FUZZ_REQUESTS: '200',
   BENCH_WORST_ACES: '2000',
+  ATTACK_SECONDS: '3',
+  ATTACK_CONNECTIONS: '20',
+  ATTACK_GRAPHQL_SECONDS: '3',
+  ATTACK_USERS: '200',
+  ATTACK_BOMB_MIB: '64',
 };
 
 /**

@@ -61,7 +61,7 @@ const schema = z.object({
     .int()
     .min(0)
     .default(64 * 1024),
-  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(256),
   MAX_BODY_BYTES_IN_FLIGHT_PER_ADDRESS: z.coerce
     .number()
     .int()
@@ -72,6 +72,8 @@ const schema = z.object({
   UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(3600),
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
+  COSTLY_WORK_PER_CALLER: z.coerce.number().int().positive().default(2),
+  COSTLY_WORK_TOTAL: z.coerce.number().int().positive().default(4),
   ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(1000),
   ARCHIVE_MAX_EXPANDED_BYTES: z.coerce
     .number()
@@ -145,6 +147,8 @@ export type Config = {
   maxBodyBytesInFlightPerAddress: number;
   /** Time limits of a request: its headers, an in-memory body, a pause in an upload, the whole request; keep-alive. */
   timeouts: { headersMs: number; bodyMs: number; uploadIdleMs: number; requestMs: number; keepAliveMs: number };
+  /** Costly operations (pages of a thousand, Cypher) running at once per caller and in all. */
+  costlyWork: { perCaller: number; total: number };
   /** Uploaded archives (zip, gzip): entries, bytes they may expand to, and times their compressed size. */
   archiveLimits: { maxArchiveEntries: number; maxDecompressedBytes: number; maxExpansionRatio: number };
   /**
@@ -223,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    costlyWork: { perCaller: e.COSTLY_WORK_PER_CALLER, total: e.COSTLY_WORK_TOTAL },
     archiveLimits: {
       maxArchiveEntries: e.ARCHIVE_MAX_ENTRIES,
       maxDecompressedBytes: e.ARCHIVE_MAX_EXPANDED_BYTES,

@@ -4,6 +4,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from '../generated/graphql.js';
 import { applyAuthDirectives } from './directives/auth.js';
+import { applyCostlyTurns } from './directives/costly.js';
 import { accountsResolvers } from './resolvers/accounts.js';
 import { adminResolvers } from './resolvers/admin.js';
 import { collectorsResolvers } from './resolvers/collectors.js';
@@ -37,7 +38,11 @@ const RESOLVERS: Resolvers[] = [
   accountsResolvers,
 ];
 
-/** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */
+/**
+ * The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives and
+ * a costly one taking turns per caller.
+ */
 export function buildSchema(): GraphQLSchema {
-  return applyAuthDirectives(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: RESOLVERS as never }));
+  // Guards outermost: a costly field waits for its caller's turn only once the caller is let through.
+  return applyAuthDirectives(applyCostlyTurns(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: RESOLVERS as never })));
 }

@@ -15,7 +15,7 @@ export interface ServerLimits {
 }
 
 /** When the app names none (a bare express app in a test). */
-const DEFAULT_LIMITS: ServerLimits = { headersMs: 10_000, requestMs: 3_600_000, keepAliveMs: 5000, maxConnectionsPerAddress: 64 };
+const DEFAULT_LIMITS: ServerLimits = { headersMs: 10_000, requestMs: 3_600_000, keepAliveMs: 5000, maxConnectionsPerAddress: 256 };
 
 /**
  * The HTTP server for the app, whose requests and responses are made with express's prototypes from the start,

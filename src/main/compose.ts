@@ -260,7 +260,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     assetGroups,
     sso,
     appConfig,
-    costlyWork: new CostlyWork(),
+    costlyWork: new CostlyWork(config.costlyWork),
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { COST_LIMITS, estimateValues } from '../../src/http/graphql-cost';
+import { COST_LIMITS, estimateValues } from '../../src/graphql/cost';
 import { buildSchema } from '../../src/graphql/schema';
 import { parse } from 'graphql';
 import { CostlyWork } from '../../src/services/common/costly-work';
@@ -55,28 +55,37 @@ describe('GraphQL response budget and costly work per caller', () => {
     expect(res.status).toBe(200);
   });
 
-  it("makes a costly document wait for its caller's turn, and refuses it when too many wait", async () => {
+  it("runs a costly field in a turn of its caller's, and refuses one when too many wait", async () => {
     const gate: CostlyWork = t.services.costlyWork;
     const caller = `user:${reader.id}`;
-    // The caller's two turns are taken (as two costly documents running would take them).
+    // The caller's two turns are taken (as two costly fields running would take them).
     const held = [gate.enter(caller), gate.enter(caller)] as (() => void)[];
-    const costly = aliased(2, search(1000));
-    const pending = gql(costly).then((r) => r);
-    for (let i = 0; i < 50 && gate.load(caller).waiting === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(gate.load(caller)).toEqual({ running: 2, waiting: 1 });
-    // A cheap document is not held.
+    const pending = gql(aliased(2, search(1000))).then((r) => r);
+    for (let i = 0; i < 100 && gate.load(caller).waiting < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(gate.load(caller)).toEqual({ running: 2, waiting: 2 });
+    // A cheap field does not wait, nor does another caller's costly one.
     expect((await gql(`{ ${search(5)} }`)).status).toBe(200);
-    // Another caller is not held either.
-    expect((await gql(costly, undefined, t.adminJwt)).status).toBe(200);
+    expect((await gql(`{ ${search(1000)} }`, undefined, t.adminJwt)).status).toBe(200);
     held[0]!();
-    expect((await pending).status).toBe(200);
     held[1]!();
+    expect((await pending).status).toBe(200);
     expect(gate.load(caller)).toEqual({ running: 0, waiting: 0 });
+  });
 
-    const busy = new CostlyWork({ perCaller: 1, waitingPerCaller: 0 });
-    const release = busy.enter('x') as () => void;
-    expect(() => busy.enter('x')).toThrow(/At most 1 costly operations per caller/);
-    release();
-    expect(typeof busy.enter('x')).toBe('function');
+  it('takes turns per caller and in all, in order of arrival, and refuses past the waiting room', async () => {
+    const gate = new CostlyWork({ perCaller: 1, total: 2, waitingPerCaller: 1 });
+    const order: string[] = [];
+    const a1 = gate.enter('a') as () => void;
+    const b1 = gate.enter('b') as () => void;
+    // Both turns in all are taken: c waits although it runs nothing yet.
+    const c1 = (gate.enter('c') as Promise<() => void>).then((r) => (order.push('c'), r));
+    const a2 = (gate.enter('a') as Promise<() => void>).then((r) => (order.push('a'), r));
+    expect(() => gate.enter('a')).toThrow(/At most 1 costly operations per caller run at once \(and 1 may wait\)/);
+    a1();
+    (await c1)();
+    b1();
+    (await a2)();
+    expect(order).toEqual(['c', 'a']);
+    expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
   });
 });

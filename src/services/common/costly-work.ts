@@ -4,70 +4,66 @@ import { currentScope } from '../../scope.js';
 export interface CostlyWorkOptions {
   /** Costly operations one caller may run at once. @default 2 */
   perCaller?: number;
-  /** More of them that may wait for a turn; past that the caller gets 429. @default 8 */
+  /** Costly operations running at once across callers: the rest of the database pool stays for everything else. @default 4 */
+  total?: number;
+  /** More of one caller's that may wait for a turn (a document's aliased fields each wait); past that 429. @default 64 */
   waitingPerCaller?: number;
   /** Longest a turn is waited for (the request's own deadline ends the wait sooner). @default 30000 */
   maxWaitMs?: number;
 }
 
 interface Waiter {
+  caller: string;
   grant(): void;
   refuse(err: AppError): void;
 }
 
-interface CallerState {
-  running: number;
-  waiting: Waiter[];
-}
-
 /**
- * Per-caller concurrency of costly operations (large GraphQL documents, Cypher queries, …): each caller runs at most
- * `perCaller` at once, a few more wait in order, and the rest are refused with 429. One caller's burst then queues
- * behind itself instead of taking the database pool and the event loop from everybody else. A waiting operation
- * gives up when its request ends (the deadline of `Prefer: wait`, or the client going away).
+ * Concurrency of costly operations (pages of a thousand nodes, large GraphQL fields, Cypher queries, …): each caller
+ * runs at most `perCaller` at once and all callers together `total`; the rest wait in order of arrival, a few per
+ * caller, and past that are refused with 429. One caller's burst then queues behind itself instead of taking the
+ * database pool and the event loop from everybody else; cheap requests never wait here. A waiting operation gives
+ * up when its request ends (the deadline of `Prefer: wait`, or the client going away).
  *
- * The seam: `enter(caller)` before the work, the returned function after it (or `run(caller, fn)`); the caller key
- * is `callerKey(session)` so every kind of costly work by one user shares one budget.
+ * The seam: `enter(caller)` before the work, the returned function after it (or `run(caller, fn)`), with the
+ * caller as `callerKey(session, clientIp)` names it, so every kind of costly work by one user shares one budget.
  */
 export class CostlyWork {
   private readonly perCaller: number;
+  private readonly total: number;
   private readonly waitingPerCaller: number;
   private readonly maxWaitMs: number;
-  private readonly callers = new Map<string, CallerState>();
+  private readonly running = new Map<string, number>();
+  private runningTotal = 0;
+  private readonly waiting: Waiter[] = [];
 
   constructor(opts: CostlyWorkOptions = {}) {
     this.perCaller = opts.perCaller ?? 2;
-    this.waitingPerCaller = opts.waitingPerCaller ?? 8;
+    this.total = opts.total ?? 4;
+    this.waitingPerCaller = opts.waitingPerCaller ?? 64;
     this.maxWaitMs = opts.maxWaitMs ?? 30_000;
   }
 
   /** A turn for `caller`: the release function at once when one is free, else once one frees (or a 429). */
   enter(caller: string): (() => void) | Promise<() => void> {
-    const state = this.callers.get(caller) ?? { running: 0, waiting: [] };
-    this.callers.set(caller, state);
-    const release = this.releaser(caller, state);
-    if (state.running < this.perCaller) {
-      state.running++;
-      return release;
-    }
-    if (state.waiting.length >= this.waitingPerCaller) throw this.refusal();
+    if (this.free(caller) && !this.waiting.some((w) => this.free(w.caller))) return this.start(caller);
+    if (this.waiting.filter((w) => w.caller === caller).length >= this.waitingPerCaller) throw this.refusal();
     return new Promise<() => void>((resolve, reject) => {
       const signal = currentScope()?.signal;
-      const done = () => {
+      const leave = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        const at = state.waiting.indexOf(waiter);
-        if (at >= 0) state.waiting.splice(at, 1);
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
       };
       const waiter: Waiter = {
+        caller,
         grant: () => {
-          done();
-          state.running++;
-          resolve(release);
+          leave();
+          resolve(this.start(caller));
         },
         refuse: (err) => {
-          done();
-          this.forget(caller, state);
+          leave();
           reject(err);
         },
       };
@@ -78,7 +74,7 @@ export class CostlyWork {
       );
       timer.unref();
       signal?.addEventListener('abort', onAbort, { once: true });
-      state.waiting.push(waiter);
+      this.waiting.push(waiter);
     });
   }
 
@@ -94,24 +90,27 @@ export class CostlyWork {
 
   /** Operations running and waiting for a caller (tests, diagnostics). */
   load(caller: string): { running: number; waiting: number } {
-    const s = this.callers.get(caller);
-    return { running: s?.running ?? 0, waiting: s?.waiting.length ?? 0 };
+    return { running: this.running.get(caller) ?? 0, waiting: this.waiting.filter((w) => w.caller === caller).length };
   }
 
-  private releaser(caller: string, state: CallerState): () => void {
+  private free(caller: string): boolean {
+    return this.runningTotal < this.total && (this.running.get(caller) ?? 0) < this.perCaller;
+  }
+
+  private start(caller: string): () => void {
+    this.running.set(caller, (this.running.get(caller) ?? 0) + 1);
+    this.runningTotal++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      state.running--;
-      const next = state.waiting[0];
-      if (next) next.grant();
-      else this.forget(caller, state);
+      const left = this.running.get(caller)! - 1;
+      if (left > 0) this.running.set(caller, left);
+      else this.running.delete(caller);
+      this.runningTotal--;
+      // The longest waiting operation whose caller has a turn free goes next.
+      this.waiting.find((w) => this.free(w.caller))?.grant();
     };
-  }
-
-  private forget(caller: string, state: CallerState): void {
-    if (state.running === 0 && state.waiting.length === 0 && this.callers.get(caller) === state) this.callers.delete(caller);
   }
 
   private refusal(why?: string): AppError {
