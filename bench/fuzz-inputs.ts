@@ -310,13 +310,57 @@ const HOSTILE: Array<(r: Rng) => { query: string; variables?: string; raw?: stri
   () => ({ query: '{ __typename \\u0000 }' }),
 ];
 
-/** A GraphQL request: a generated operation over the real schema, or a hostile document. */
-export function fuzzGraphQL(r: Rng, schema: GraphQLSchema): { query: string; variables?: string; raw?: string } {
-  if (r() < 0.35) return pick(r, HOSTILE)(r);
-  const mutation = r() < 0.4;
-  const root = (mutation ? schema.getMutationType() : schema.getQueryType())!;
+export interface FuzzedGraphQL {
+  query: string;
+  variables?: string;
+  raw?: string;
+  operationName?: string;
+}
+
+/** Every operation type a document may name, served or not; the fields come from the query or mutation root. */
+const OPERATION_TYPES = ['query', 'mutation', 'subscription', ''] as const;
+
+/** The selection of one operation: a few root fields, aliased, with arguments, nested selections and directives. */
+function operationBody(r: Rng, schema: GraphQLSchema, fromMutation: boolean): string {
+  const root = (fromMutation ? schema.getMutationType() : schema.getQueryType())!;
   const fields = Object.values(root.getFields()).filter((f) => !/^(logout|deleteUser|disableUser|deleteToken)$/.test(f.name) || r() < 0.1);
   const chosen = Array.from({ length: 1 + int(r, 2) }, () => pick(r, fields));
-  const body = chosen.map((f, i) => `f${i}: ${f.name}${args(r, f)} ${selection(r, f.type, 1)}`).join(' ');
-  return { query: `${mutation ? 'mutation' : 'query'} { ${body} }` };
+  const directive = () => (r() < 0.1 ? pick(r, [' @include(if: true)', ' @skip(if: false)', ' @skip(if: $nope)', ' @deprecated']) : '');
+  return chosen.map((f, i) => `f${i}: ${f.name}${args(r, f)}${directive()} ${selection(r, f.type, 1)}`).join(' ');
+}
+
+/** Documents of every shape an operation can take: named, several with operationName, fragments, variables, type definitions. */
+function shapedDocument(r: Rng, schema: GraphQLSchema): FuzzedGraphQL {
+  const type = pick(r, OPERATION_TYPES);
+  const body = operationBody(r, schema, type === 'mutation' || (type === 'subscription' && r() < 0.5));
+  const head = type === '' ? '' : `${type}${r() < 0.5 ? ' Op' : ''}${r() < 0.2 ? '($limit: Int, $q: String = "a")' : ''} `;
+  const shape = int(r, 6);
+  if (shape === 0) return { query: `${head}{ ${body} }` };
+  if (shape === 1) {
+    // Several operations; operationName picks one, none, or one that is not there.
+    const other = pick(r, OPERATION_TYPES.filter(Boolean));
+    const query = `${type || 'query'} A { ${body} } ${other} B { ${operationBody(r, schema, other === 'mutation')} }`;
+    return { query, operationName: pick(r, ['A', 'B', 'C', '']) };
+  }
+  if (shape === 2) {
+    const on = pick(r, ['Query', 'Mutation', 'Subscription', 'User', 'Nope']);
+    return { query: `${head}{ ...F } fragment F on ${on} { __typename }` };
+  }
+  if (shape === 3) return { query: `${head}{ ... on Query { __typename } ${body} }` };
+  if (shape === 4)
+    return { query: pick(r, ['type X { a: Int }', 'schema { query: Query }', 'extend type Query { x: Int }', 'directive @d on FIELD']) };
+  // A page-heavy document near and over the response budget.
+  const n = pick(r, [1, 9, 10, 25]);
+  return {
+    query: `${type || 'query'} ($limit: Int) { ${Array.from({ length: n }, (_, i) => `s${i}: search(query: "a", limit: $limit) { totalCount nodes { name objectId } }`).join(' ')} }`,
+    variables: JSON.stringify({ limit: pick(r, [10, 1000, -1, null]) }),
+  };
+}
+
+/** A GraphQL request: a generated operation over the real schema, a document of another shape, or a hostile one. */
+export function fuzzGraphQL(r: Rng, schema: GraphQLSchema): FuzzedGraphQL {
+  if (r() < 0.3) return pick(r, HOSTILE)(r);
+  if (r() < 0.35) return shapedDocument(r, schema);
+  const mutation = r() < 0.4;
+  return { query: `${mutation ? 'mutation' : 'query'} { ${operationBody(r, schema, mutation)} }` };
 }

@@ -82,11 +82,14 @@ export async function fuzz(): Promise<Record<string, unknown>> {
     const token = ((await tokenRes.json()) as { data: { id: string; key: string } }).data;
 
     const stats = { tried: 0, ok: 0, refused: 0, serverErrors: 0, notWrapped: 0, byStatus: {} as Record<string, number> };
+    // GraphQL requests by the operation type their document names (every type, served or not), and their statuses.
+    const byOperationType: Record<string, Record<string, number>> = {};
     const samples: string[] = [];
     const slowest: Array<{ ms: number; what: string }> = [];
     const routes = ROUTES.map((r) => ({ method: r.method, path: r.path }));
 
     const one = async (r: Rng): Promise<void> => {
+      let operationType: string | undefined;
       const kind = r() < 0.22 ? 'graphql' : r() < 0.03 ? 'other' : 'rest';
       let method: string;
       let target: string;
@@ -95,12 +98,18 @@ export async function fuzz(): Promise<Record<string, unknown>> {
       if (kind === 'graphql') {
         method = r() < 0.85 ? 'POST' : 'GET';
         const g = fuzzGraphQL(r, schema);
+        const named = /^\s*(query|mutation|subscription)\b/.exec(g.raw ?? g.query)?.[1];
+        operationType = named ?? ((g.raw ?? g.query).trim().startsWith('{') ? 'query (shorthand)' : 'other');
+        const op = g.operationName !== undefined ? g.operationName : undefined;
         if (method === 'GET') {
-          target = `/graphql?query=${encodeURIComponent(g.query)}${g.variables ? `&variables=${encodeURIComponent(g.variables)}` : ''}`;
+          target = `/graphql?query=${encodeURIComponent(g.query)}${g.variables ? `&variables=${encodeURIComponent(g.variables)}` : ''}${op !== undefined ? `&operationName=${encodeURIComponent(op)}` : ''}`;
         } else {
           target = '/graphql';
           // Variables go in as text: they may be deliberately invalid or too deep for JSON.stringify.
-          body = Buffer.from(g.raw ?? `{"query":${JSON.stringify(g.query)}${g.variables ? `,"variables":${g.variables}` : ''}}`);
+          body = Buffer.from(
+            g.raw ??
+              `{"query":${JSON.stringify(g.query)}${g.variables ? `,"variables":${g.variables}` : ''}${op !== undefined ? `,"operationName":${JSON.stringify(op)}` : ''}}`,
+          );
           headers['content-type'] = pick(r, [
             'application/json',
             'application/json',
@@ -177,6 +186,10 @@ export async function fuzz(): Promise<Record<string, unknown>> {
         return;
       }
       stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
+      if (kind === 'graphql' && operationType) {
+        const t = (byOperationType[operationType] ??= {});
+        t[status] = (t[status] ?? 0) + 1;
+      }
       const ms = Date.now() - t0;
       if (ms > (slowest[slowest.length - 1]?.ms ?? 0) || slowest.length < 8) {
         slowest.push({ ms, what: `${status} ${method} ${target.slice(0, 120)}` });
@@ -223,6 +236,7 @@ export async function fuzz(): Promise<Record<string, unknown>> {
       errors_not_in_wrapper: stats.notWrapped,
       error_log_lines: errorLines.length,
       by_status: stats.byStatus,
+      graphql_by_operation_type: byOperationType,
       requests_per_second: Math.round(stats.tried / seconds),
       peak_rss_mib: Math.round(peakRss / 1024 / 1024),
       slowest,
