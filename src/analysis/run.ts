@@ -23,6 +23,8 @@ export interface AnalysisResult {
   /** Derived edges whose sources were recorded (src/analysis/explain.ts), and how many source edges in all. */
   explained: number;
   explanationParts: number;
+  /** Time the explanations took (finding and writing them), inside `ms`. */
+  explanationMs: number;
   nodesUpdated: number;
   tierZero: number;
   ms: number;
@@ -82,6 +84,7 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
   const c = new Changes(g, (opts.now ?? new Date()).toISOString());
   const stepOptions: StepOptions = { citrixRdpSupport: opts.citrixRdpSupport ?? false };
   let explained = { edges: 0, parts: 0 };
+  let explanationMs = 0;
   const t0 = await store.write(async (w) => {
     // The rules run inside the write transaction so that what they record is written while the next ones compute.
     const replaced = [...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS];
@@ -98,7 +101,9 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
       }
       tagged = await tierZero(g, opts.tierZeroSeeds);
       await writer.end();
+      const e0 = Date.now();
       explained = await writeExplanations(w, g, c, writer);
+      explanationMs = Date.now() - e0;
     } catch (err) {
       await writer.abandon();
       throw err;
@@ -114,6 +119,7 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
     edges: c.counts,
     explained: explained.edges,
     explanationParts: explained.parts,
+    explanationMs,
     nodesUpdated: c.nodes.length,
     tierZero: t0.length,
     ms: Date.now() - started,
