@@ -99,7 +99,7 @@ export interface EdgeTriple {
 /**
  * Where the graph lives. Only PostgreSQL (src/graph/pg) implements it today; everything above it (ingest,
  * analysis, the path index, entity queries) is written against this interface so that another store (Neo4j,
- * see docs/scaling.md) can sit here without touching them.
+ * see docs/operations.md) can sit here without touching them.
  */
 export interface GraphStore {
   readonly name: 'postgres';

@@ -71,7 +71,7 @@ export interface ComposeDeps {
    * stored in clear. 'lazy' (one-off commands): only when a command needs a secret.
    */
   secrets?: 'check' | 'lazy';
-  /** The graph store; the PostgreSQL one by default (the only one built, see docs/scaling.md). */
+  /** The graph store; the PostgreSQL one by default (the only one built, see docs/operations.md). */
   graphStore?: GraphStore;
   /**
    * Subscribes to auth change notices (migration 0020's `gas_auth`) where the database hands this process every one
