@@ -1,5 +1,8 @@
 import type { Config } from '../config.js';
 import type { CostlyWork } from './common/costly-work.js';
+import type { ClearDatabaseService } from './graphdata/clear-database.js';
+import type { DataQualityService } from './graphdata/data-quality.js';
+import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
 import type { AppConfigService } from './app/app-config.js';
 import type { AssetGroupsService } from './zones/asset-groups.js';
@@ -54,6 +57,10 @@ export interface Services {
   appConfig: AppConfigService;
   /** Turns of costly work per caller (large GraphQL documents; the seam for Cypher queries). */
   costlyWork: CostlyWork;
+  /** The graph's data as BloodHound users manage it: clearing, data quality, edge explanations. */
+  clearDatabase: ClearDatabaseService;
+  dataQuality: DataQualityService;
+  explanations: ExplanationsService;
   /** Fresh batch loaders for one request. */
   createLoaders(): Loaders;
   health(): Promise<Health>;
