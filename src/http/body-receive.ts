@@ -41,8 +41,14 @@ const tooMuchInFlight = (max: number) =>
  * whatever the client still sends (or does not read).
  */
 export function closeAfterAnswer(req: Request, res: Response): void {
-  res.setHeader('Connection', 'close');
   const socket = req.socket;
+  // Answered already (a deadline came first): the connection just ends once that answer is out.
+  if (res.headersSent) {
+    if (res.writableFinished) socket.destroy();
+    else res.once('close', () => socket.destroy());
+    return;
+  }
+  res.setHeader('Connection', 'close');
   res.once('finish', () => {
     socket.end();
     setTimeout(() => socket.destroy(), 1000).unref();
@@ -135,9 +141,13 @@ export function readChunks(req: Request, res: Response, opts: ChunkReading): Pro
       settled = true;
       clearTimeout(timer);
       req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      res.off('close', onAnswered);
       if (err) reject(err);
       else resolve();
     };
+    // The request was answered (its deadline) or its connection went while the body was still arriving.
+    const onAnswered = () => settle(badRequest('middleware', 'The request ended before its body was complete.'));
+    res.once('close', onAnswered);
     const expire = () => {
       closeAfterAnswer(req, res);
       req.pause();

@@ -173,6 +173,10 @@ describe('slow and greedy clients', () => {
     expect(res.status).toBe(408);
     expect(res.closed).toBe(true);
     expect(res.closedAfterMs).toBeLessThan(1500);
+    // The body's own time limit passes later, on an answered request: nothing more happens (no second answer, no
+    // exception from its timer).
+    await sleep(1000);
+    expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
   });
 
   it('cuts an upload that stalls with 408, closes the connection and keeps no file', async () => {
