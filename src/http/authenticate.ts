@@ -53,7 +53,7 @@ export function authenticate(strategies: AuthStrategy[]) {
   };
   return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
     const refuse = (err: unknown): never => {
-      res.setHeader('Connection', 'close');
+      if (!res.headersSent) res.setHeader('Connection', 'close');
       req.resume();
       throw err;
     };

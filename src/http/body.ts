@@ -20,7 +20,7 @@ import { hasBody } from './errors.js';
  * not destroyed, which would reset the connection before the client reads the answer.
  */
 function refuse(req: Request, res: Response, max: number, what?: string): AppError {
-  res.setHeader('Connection', 'close');
+  if (!res.headersSent) res.setHeader('Connection', 'close');
   req.resume();
   return tooLarge('middleware', what ? `${MSG.bodyTooLarge} (over ${what})` : `${MSG.bodyTooLarge} (limit ${max} bytes)`);
 }

@@ -17,7 +17,7 @@ export interface UploadAdmission {
 
 /** Ends the answer with the connection, so an unread body is not drained into the next request. */
 function refuse(req: Request, res: Response, err: AppError): AppError {
-  res.setHeader('Connection', 'close');
+  if (!res.headersSent) res.setHeader('Connection', 'close');
   req.resume();
   return err;
 }
