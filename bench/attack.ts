@@ -31,7 +31,13 @@ const FIXTURES = path.resolve(__dirname, '..', 'test', 'fixtures', 'sharphound-v
 export async function attackBench(): Promise<Record<string, unknown>> {
   const phases = (process.env.ATTACK_PHASES ?? 'slow,ingest,graphql').split(',');
   const store = process.env.BENCH_DATABASE_URL ? await benchDatabase('_attack') : undefined;
-  const server = await startServerChild(store ? { DATABASE_URL: store.url } : {});
+  // The server's limits can be tried here too (COSTLY_WORK_TOTAL=2 npm run bench attack, …).
+  const limits = Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => /^(COSTLY_WORK_|ARCHIVE_|MAX_|[A-Z_]*TIMEOUT_SECONDS)/.test(e[0]) && !!e[1],
+    ),
+  );
+  const server = await startServerChild({ ...limits, ...(store ? { DATABASE_URL: store.url } : {}) });
   const out: Record<string, unknown> = { storage: store ? 'postgres' : 'embedded' };
   try {
     const jwt = await benchLogin(server.url);

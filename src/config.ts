@@ -73,7 +73,7 @@ const schema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(3600),
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
   COSTLY_WORK_PER_CALLER: z.coerce.number().int().positive().default(2),
-  COSTLY_WORK_TOTAL: z.coerce.number().int().positive().default(4),
+  COSTLY_WORK_TOTAL: z.coerce.number().int().positive().default(2),
   ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(1000),
   ARCHIVE_MAX_EXPANDED_BYTES: z.coerce
     .number()

@@ -13,7 +13,8 @@ const search = (limit: number | string) => `search(query: "a", limit: ${limit}) 
  * naming the budget; documents estimated as costly take turns per caller (src/services/common/costly-work.ts).
  */
 describe('GraphQL response budget and costly work per caller', () => {
-  const t = useTestApp();
+  // Room in all for two callers' turns, so one caller's limit can be seen apart from the total.
+  const t = useTestApp({ costlyWork: { perCaller: 2, total: 4 } });
   let reader: { id: string; jwt: string };
   beforeAll(async () => {
     reader = await userWithRole(t, 'Read-Only');

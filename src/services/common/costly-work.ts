@@ -4,7 +4,11 @@ import { currentScope } from '../../scope.js';
 export interface CostlyWorkOptions {
   /** Costly operations one caller may run at once. @default 2 */
   perCaller?: number;
-  /** Costly operations running at once across callers: the rest of the database pool stays for everything else. @default 4 */
+  /**
+   * Costly operations running at once across callers: the database's cores and the rest of its pool stay for
+   * everything else. On two cores, four at once answered fewer documents than two and held /health three times as
+   * long (docs/security.md). @default 2
+   */
   total?: number;
   /** More of one caller's that may wait for a turn (a document's aliased fields each wait); past that 429. @default 64 */
   waitingPerCaller?: number;
@@ -39,7 +43,7 @@ export class CostlyWork {
 
   constructor(opts: CostlyWorkOptions = {}) {
     this.perCaller = opts.perCaller ?? 2;
-    this.total = opts.total ?? 4;
+    this.total = opts.total ?? 2;
     this.waitingPerCaller = opts.waitingPerCaller ?? 64;
     this.maxWaitMs = opts.maxWaitMs ?? 30_000;
   }
