@@ -158,7 +158,7 @@ const DONE = new Set([2, 3, 4, 5, 8]);
 
 /** Polls the job list until every job is done; when each began ingesting and when each ended. */
 async function watchJobs(server: ServerChild, jwt: string, ids: number[], timeoutMs: number) {
-  const seen: Record<number, { ingestingAt?: number; doneAt?: number; status?: number; message?: string }> = {};
+  const seen: Record<number, { ingestingAt?: number; ingestedAt?: number; doneAt?: number; status?: number; message?: string }> = {};
   for (const id of ids) seen[id] = {};
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
@@ -171,6 +171,8 @@ async function watchJobs(server: ServerChild, jwt: string, ids: number[], timeou
       const s = seen[j.id];
       if (!s || s.doneAt) continue;
       if (j.status === 6 && j.status_message === 'ingesting') s.ingestingAt ??= Date.now();
+      // Its files are done once it leaves "ingesting" (analysis, which runs after all ingest, comes next).
+      if (j.status === 7 || DONE.has(j.status)) s.ingestedAt ??= Date.now();
       if (DONE.has(j.status)) Object.assign(s, { doneAt: Date.now(), status: j.status, message: j.status_message });
     }
     if (ids.every((id) => seen[id]!.doneAt)) break;
@@ -194,22 +196,37 @@ async function ingestAttack(server: ServerChild, adminJwt: string) {
     for (let i = 0; i < 20_000; i++) m.addBuffer(Buffer.alloc(0), `e${i}.json`, { compress: false });
     m.end();
     await pipeline(m.outputStream, fs.createWriteStream(many));
+    // And an ordinary big job of the same caller's, ahead of everything: a tier-S-sized domain.
+    const gen = path.join(dir, 'gen');
+    generateSharpHound(gen, { users: Number(process.env.ATTACK_USERS ?? 2600), seed: 7 });
+    const bigFiles = ['users', 'computers', 'groups'].map((n) => ({
+      name: `${n}.json`,
+      path: path.join(gen, `${n}.json`),
+      type: 'application/json',
+    }));
+    const bigJob = await uploadJob(server, uploader, bigFiles);
     const bombJob = await uploadJob(server, uploader, [{ name: 'bomb.zip', path: bomb, type: 'application/zip' }]);
     const manyJob = await uploadJob(server, uploader, [{ name: 'many.zip', path: many, type: 'application/zip' }]);
     const small = await uploadJob(server, adminJwt, [
       { name: 'users.json', path: path.join(FIXTURES, 'users.json'), type: 'application/json' },
     ]);
-    const seen = await watchJobs(server, adminJwt, [bombJob.id, manyJob.id, small.id], 300_000);
+    const seen = await watchJobs(server, adminJwt, [bigJob.id, bombJob.id, manyJob.id, small.id], 600_000);
+    // Seconds from the first poll that saw it ingesting to the first that saw its files done; one never seen
+    // ingesting was taken and ended between two polls (100 ms apart).
     const ran = (j: { id: number; endedAt: number }) => {
       const s = seen[j.id]!;
-      return {
-        status: s.status,
-        message: s.message,
-        secondsIngesting: s.doneAt && s.ingestingAt ? (s.doneAt - s.ingestingAt) / 1000 : null,
-      };
+      const seconds = s.ingestedAt ? (s.ingestingAt ? (s.ingestedAt - s.ingestingAt) / 1000 : 0.1) : null;
+      return { status: s.status, message: s.message, secondsIngesting: seconds };
     };
     const smallSeconds = seen[small.id]!.doneAt ? (seen[small.id]!.doneAt! - small.endedAt) / 1000 : null;
+    const bigSeconds = seen[bigJob.id]!.doneAt ? (seen[bigJob.id]!.doneAt! - bigJob.endedAt) / 1000 : null;
     return {
+      bigJobAhead: {
+        files: bigFiles.length,
+        bytes: bigFiles.reduce((n, f) => n + fs.statSync(f.path).size, 0),
+        status: seen[bigJob.id]!.status,
+        secondsFromEndToComplete: bigSeconds,
+      },
       bombZip: { bytes: fs.statSync(bomb).size, expandsTo: bombMiB * MiB, ...ran(bombJob) },
       manyEntriesZip: { bytes: fs.statSync(many).size, entries: 20_000, ...ran(manyJob) },
       smallJob: { status: seen[small.id]!.status, secondsFromEndToComplete: smallSeconds },
