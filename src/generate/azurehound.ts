@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { JsonArrayWriter, rng } from './json-writer.js';
+import { JsonArrayWriter, rng, type GenerateProgress } from './json-writer.js';
 import type { GeneratedFiles } from './sharphound.js';
 
 export interface AzureGenerateOptions {
@@ -10,6 +10,7 @@ export interface AzureGenerateOptions {
   /** On-premises domain SID of synced users (half of them), matching the SharpHound generator's domain. */
   domainSid?: string;
   metaFirst?: boolean;
+  progress?: GenerateProgress;
 }
 
 const ROLES: [string, string][] = [
@@ -48,7 +49,10 @@ export function generateAzureHound(dir: string, opts: AzureGenerateOptions): Gen
   const device = (i: number) => uid(0x50, i);
   const common = { tenantId, tenantName };
   const file = path.join(dir, 'azurehound.json');
-  const w = new JsonArrayWriter(file, { type: 'azure', version: 5, count: 0 }, opts.metaFirst);
+  // Users, groups, service principals with their apps, devices; the tenant, roles and links are not counted ahead.
+  const planned = users + groups + 2 * sps + devices;
+  const onCount = opts.progress && ((n: number) => opts.progress!({ file, objects: n, planned }));
+  const w = new JsonArrayWriter(file, { type: 'azure', version: 5, count: 0 }, opts.metaFirst, onCount);
   const add = (kind: string, data: Record<string, unknown>) => w.add({ kind, data });
 
   add('AZTenant', {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { generateAdcs } from './adcs.js';
-import { JsonArrayWriter, rng } from './json-writer.js';
+import { JsonArrayWriter, rng, type GenerateProgress } from './json-writer.js';
 
 export { rng } from './json-writer.js';
 
@@ -22,6 +22,7 @@ export interface GenerateOptions {
   domainSid?: string;
   /** Write `meta` before `data` (older collectors); the real SharpHound v6 writes it last. @default false */
   metaFirst?: boolean;
+  progress?: GenerateProgress;
 }
 
 export interface GeneratedFiles {
@@ -79,9 +80,12 @@ export function generateSharpHound(dir: string, opts: GenerateOptions): Generate
     ...extra,
   });
   const out: GeneratedFiles = { files: [], bytes: 0, objects: 0 };
+  // The domain, its OUs, GPOs, groups, users and computers; the few ADCS objects are not counted ahead.
+  const planned = 1 + ous + gpos + groups + users + computers;
   const file = (type: string, fill: (w: JsonArrayWriter) => void) => {
     const f = path.join(dir, `${type}.json`);
-    const w = new JsonArrayWriter(f, { methods: 46067, type, count: 0, version: 6 }, opts.metaFirst);
+    const onCount = opts.progress && ((n: number) => opts.progress!({ file: f, objects: out.objects + n, planned }));
+    const w = new JsonArrayWriter(f, { methods: 46067, type, count: 0, version: 6 }, opts.metaFirst, onCount);
     fill(w);
     out.objects += w.close();
     out.files.push(f);
