@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AnalysisProgress } from '../analysis/run.js';
 import { migrate } from '../db/migrate.js';
-import { generateAzureHound } from '../generate/azurehound.js';
-import { generateSharpHound } from '../generate/sharphound.js';
+import { generateAzureHound, plannedAzureHoundObjects } from '../generate/azurehound.js';
+import { generateSharpHound, plannedSharpHoundObjects } from '../generate/sharphound.js';
 import { TIERS } from '../generate/tiers.js';
 import { fileType, inCollectionOrder } from '../ingest/collection-order.js';
 import { openCommandStorage } from '../main/command-storage.js';
@@ -193,13 +193,14 @@ export async function generateCommand(opts: GenerateFlags): Promise<void> {
   }
   const azureUsers = opts.azureUsers ?? preset?.azureUsers;
   const bar = new Progress('generate', 'objects', { json: opts.json });
-  bar.start(0);
+  // The total is what the generators plan (their main objects): close, and never passed (the bar stops at 100 %).
+  const total = plannedSharpHoundObjects(users) + (azureUsers ? plannedAzureHoundObjects(azureUsers) : 0);
+  bar.start(total);
   let before = 0;
-  let planned = 0;
-  const progress = (p: { file: string; objects: number; planned: number }) =>
-    bar.update({ done: before + p.objects, total: Math.max(planned + p.planned, before + p.objects), detail: path.basename(p.file) });
-  const ad = generateSharpHound(opts.out, { users: users!, seed: opts.seed, acesPerObject: opts.aces ?? preset?.acesPerObject, progress });
-  before = planned = ad.objects;
+  const progress = (p: { file: string; objects: number }) =>
+    bar.update({ done: before + p.objects, total: Math.max(total, before + p.objects), detail: path.basename(p.file) });
+  const ad = generateSharpHound(opts.out, { users, seed: opts.seed, acesPerObject: opts.aces ?? preset?.acesPerObject, progress });
+  before = ad.objects;
   const az = azureUsers ? generateAzureHound(opts.out, { users: azureUsers, seed: opts.seed, progress }) : undefined;
   const out = { files: [...ad.files, ...(az?.files ?? [])], objects: ad.objects + (az?.objects ?? 0), bytes: ad.bytes + (az?.bytes ?? 0) };
   bar.end(`${out.files.length} files, ${out.objects.toLocaleString('en-US')} objects, ${(out.bytes / 1e6).toFixed(1)} MB`);
