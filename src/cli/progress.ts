@@ -66,7 +66,7 @@ export class Progress {
     if (!this.tty) return;
     this.bar = new SingleBar({
       stream: this.stream,
-      format: `${this.task} {bar} {percentage}% | {amount} | ETA {eta_formatted} | {rates}{detail}`,
+      format: `${this.task} {bar} {percentage}% | {amount} | ETA {eta_formatted}{rates}{detail}`,
       barsize: 24,
       hideCursor: true,
       clearOnComplete: true,
@@ -82,7 +82,7 @@ export class Progress {
       this.bar.setTotal(Math.max(u.total, 1));
       this.bar.update(Math.min(u.done, u.total), {
         amount: amount(u.done, u.total, this.unit),
-        rates: this.rates(u),
+        rates: this.rates(u) && ` | ${this.rates(u)}`,
         detail: u.detail ? ` | ${u.detail}` : '',
       });
     } else if (Date.now() - this.lastLine >= this.intervalMs) {
