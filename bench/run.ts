@@ -5,6 +5,7 @@ import path from 'node:path';
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
+import { graphDataBench } from './graph-data';
 import { floodBench } from './flood';
 import { fuzz } from './fuzz';
 import { httpGraphBench } from './http-graph';
@@ -27,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   flood: floodBench,
   'analysis-azure': analysisAzureBench,
   analysis: analysisBench,
+  'graph-data': graphDataBench,
   'ingest-worst-case': ingestWorstCaseBench,
   fuzz,
 };
