@@ -55,6 +55,7 @@ import { createAppConfigStore } from '../db/stores/app/app-config-store.js';
 import { createAppConfigService } from '../services/app/app-config.js';
 import { createSavedQueriesStore } from '../db/stores/queries/saved-queries-store.js';
 import { createSavedQueriesService } from '../services/queries/saved-queries.js';
+import { createPrebuiltQueriesService } from '../services/queries/prebuilt-queries.js';
 
 export interface ComposeDeps {
   db: Database;
@@ -268,6 +269,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     sso,
     appConfig,
     savedQueries,
+    prebuiltQueries: createPrebuiltQueriesService(),
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../../generated/graphql.js';
 import { userOf } from './identity.js';
 
-/** Saved queries: each field reads its arguments and calls the saved-queries service with the calling user. */
+/** Saved and pre-built queries: each field reads its arguments and calls the saved-queries service with the calling user. */
 export const savedQueriesResolvers: Resolvers = {
   Query: {
     savedQueries: (_, { scopes, skip, limit, sortBy, filters }, ctx) =>
@@ -10,6 +10,9 @@ export const savedQueriesResolvers: Resolvers = {
     savedQuerySharing: (_, { id }, ctx) => ctx.services.savedQueries.sharing(userOf(ctx), id),
     exportSavedQuery: (_, { id }, ctx) => ctx.services.savedQueries.exportOne(userOf(ctx), id),
     exportSavedQueries: (_, { scope }, ctx) => ctx.services.savedQueries.exportMany(userOf(ctx), scope),
+    prebuiltQueries: (_, { category, platform }, ctx) => ctx.services.prebuiltQueries.list({ category, platform }),
+    prebuiltQueryCategories: (_, { platform, category }, ctx) => ctx.services.prebuiltQueries.categories({ platform, category }),
+    prebuiltQuery: (_, { id }, ctx) => ctx.services.prebuiltQueries.get(id),
   },
   Mutation: {
     createSavedQuery: (_, { input }, ctx) => ctx.services.savedQueries.create(userOf(ctx), input),

@@ -1,5 +1,5 @@
 import { create as contentDisposition } from 'content-disposition';
-import type { ListSavedQueriesQuery, ShareSavedQueryMutation } from '../../generated/operations.js';
+import type { ListPrebuiltQueriesQuery, ListSavedQueriesQuery, ShareSavedQueryMutation } from '../../generated/operations.js';
 import type { RestResponse } from '../route.js';
 import { nullTime } from '../shapes.js';
 
@@ -37,4 +37,23 @@ const attachment = (name: string) =>
 export const download = (f: { fileName: string; base64: string }): RestResponse => ({
   raw: { data: Buffer.from(f.base64, 'base64'), contentType: 'application/octet-stream' },
   headers: { 'Content-Disposition': attachment(f.fileName) },
+});
+
+type Section = ListPrebuiltQueriesQuery['prebuiltQueryCategories'][number];
+
+/** A pre-built query: id, name, its section (category) and platform, description and Cypher. */
+export const prebuiltQuery = (q: Section['queries'][number]) => ({
+  id: q.id,
+  name: q.name,
+  category: q.category,
+  platform: q.platform,
+  description: q.description,
+  query: q.query,
+});
+
+/** A section as BloodHound's UI types its pre-built searches (CommonSearchType: subheader, category = platform). */
+export const prebuiltSection = (s: Section) => ({
+  subheader: s.name,
+  category: s.platform,
+  queries: s.queries.map(prebuiltQuery),
 });

@@ -107,4 +107,17 @@ export const savedQueryRoutes = [
     input: { params: savedQueryId },
     reshape: ({ exportSavedQuery }) => shape.download(exportSavedQuery),
   }),
+
+  // Ours (BloodHound ships its pre-built searches inside its UI): each section in the shape of its CommonSearchType,
+  // {subheader, category: the platform, queries}, so a front-end written for that list reads it unchanged.
+  route('GET', '/api/v2/prebuilt-queries', 'prebuilt-queries', 'ListPrebuiltQueries', {
+    input: { query: z.object({ platform: query.string(), category: query.string() }) },
+    variables: ({ query: q }) => ({ platform: q.platform ?? null, category: q.category ?? null }),
+    reshape: ({ prebuiltQueryCategories }) => data(prebuiltQueryCategories.map(shape.prebuiltSection)),
+  }),
+  route('GET', '/api/v2/prebuilt-queries/:prebuilt_query_id', 'prebuilt-queries', 'GetPrebuiltQuery', {
+    input: { params: z.object({ prebuilt_query_id: z.string() }) },
+    variables: ({ params }) => ({ id: params.prebuilt_query_id }),
+    reshape: ({ prebuiltQuery }) => data(shape.prebuiltQuery(prebuiltQuery)),
+  }),
 ];
