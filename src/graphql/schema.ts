@@ -14,6 +14,7 @@ import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { identityResolvers } from './resolvers/identity.js';
 import { savedQueriesResolvers } from './resolvers/saved-queries.js';
+import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -37,6 +38,7 @@ const RESOLVERS: Resolvers[] = [
   adminResolvers,
   accountsResolvers,
   savedQueriesResolvers,
+  selectorPreviewResolvers,
 ];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */

@@ -183,7 +183,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
     analysisHeapBytes: config.analysisMaxHeapMb === undefined ? undefined : config.analysisMaxHeapMb * 1024 ** 2,
-    tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    tierZeroSeeds: () => assetGroups.tierZeroSeeds(),
     citrixRdpSupport: () => appConfig.citrixRdpSupport(),
     afterAnalysis: () => assetGroups.refreshAll(),
     onJobFinished: (job, files) => collectionJobs.jobFinished(job, files),

@@ -9,6 +9,7 @@ import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
 import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
+import { selectorPreviewRoutes } from './selector-preview.js';
 import { tagRoutes } from './tag-routes.js';
 
 const DECLARED: RestRoute[] = [
@@ -19,6 +20,7 @@ const DECLARED: RestRoute[] = [
   ...adminRoutes,
   ...accountRoutes,
   ...savedQueryRoutes,
+  ...selectorPreviewRoutes,
 ];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
