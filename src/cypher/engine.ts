@@ -24,9 +24,9 @@ export interface PreparedQuery {
 }
 
 /** Parses and checks a query; a CypherError says what is wrong (syntax with line and column, semantics, read-only). */
-export function prepare(text: string): PreparedQuery {
+export function prepare(text: string, opts: { testWrites?: boolean } = {}): PreparedQuery {
   try {
-    const query = toModel(parseText(text));
+    const query = toModel(parseText(text), opts);
     return { text, query, analysis: analyze(query) };
   } catch (err) {
     throw deepNesting(err);
@@ -44,6 +44,8 @@ function deepNesting(err: unknown): unknown {
 export interface ExecuteOptions {
   /** `$name` parameters, as JSON (numbers with a fraction become floats). */
   params?: Record<string, unknown>;
+  /** Parameters already as Cypher values (the TCK's, which tell 1 from 1.0); they win over `params`. */
+  values?: Record<string, Value>;
   limits?: Partial<Limits>;
   /** Epoch milliseconds past which the run stops with a timeout error. */
   deadline?: number;
@@ -100,6 +102,7 @@ export async function execute(p: PreparedQuery, graph: CypherGraph, opts: Execut
 function context(graph: CypherGraph, opts: ExecuteOptions): ExecContext {
   const params: Record<string, Value> = {};
   for (const [k, v] of Object.entries(opts.params ?? {})) params[k] = fromJson(v);
+  Object.assign(params, opts.values);
   const ctx: ExecContext = {
     graph,
     params,

@@ -1,6 +1,7 @@
 import type { Clause, Expr, PatternPart, Projection, Query, SingleQuery } from '../model/ast.js';
-import { semanticError } from '../errors.js';
-import { AGGREGATES, hasAggregate } from '../execute/eval.js';
+import { CypherError, semanticError } from '../errors.js';
+import type { ExecContext } from '../execute/context.js';
+import { AGGREGATES, evaluate, hasAggregate } from '../execute/eval.js';
 import { isFunction } from '../execute/functions.js';
 import { directChildren } from '../plan/expressions.js';
 
@@ -16,13 +17,17 @@ export interface Analysis {
   readsAllProperties: boolean;
 }
 
-export function analyze(q: Query, outer: ReadonlySet<string> = new Set()): Analysis {
+/** What a variable is known to hold: a pattern's node, relationship or path, or a value of another kind. */
+type VarType = 'node' | 'rel' | 'path' | 'value' | 'any';
+type Types = Map<string, VarType>;
+
+export function analyze(q: Query, outer: ReadonlySet<string> = new Set(), outerTypes: Types = new Map()): Analysis {
   const a: Analysis = { propertyKeys: new Set(), readsAllProperties: false };
-  for (const part of q.parts) single(part, new Set(outer), a, outer.size > 0);
+  for (const part of q.parts) single(part, new Set(outer), a, outer.size > 0, new Map(outerTypes));
   return a;
 }
 
-function single(q: SingleQuery, scope: Set<string>, a: Analysis, nested: boolean): void {
+function single(q: SingleQuery, scope: Set<string>, a: Analysis, nested: boolean, types: Types): void {
   const clauses = q.clauses;
   clauses.forEach((c, i) => {
     if (c.kind === 'return' && i !== clauses.length - 1) {
@@ -30,19 +35,22 @@ function single(q: SingleQuery, scope: Set<string>, a: Analysis, nested: boolean
     }
   });
   const last = clauses[clauses.length - 1];
-  if (!nested && last?.kind !== 'return') {
+  if (!nested && last?.kind !== 'return' && last?.kind !== 'create') {
     throw semanticError(
       'InvalidClauseComposition',
       `Query cannot conclude with ${last ? last.kind.toUpperCase() : 'nothing'} (must be a RETURN clause).`,
     );
   }
-  for (const c of clauses) clause(c, scope, a);
+  for (const c of clauses) clause(c, scope, a, types);
 }
 
-function clause(c: Clause, scope: Set<string>, a: Analysis): void {
+function clause(c: Clause, scope: Set<string>, a: Analysis, types: Types): void {
   switch (c.kind) {
     case 'match': {
       const introduced = new Set<string>();
+      const clauseTypes = new Map(types);
+      for (const p of c.patterns) typeCheck(p, clauseTypes, types);
+      for (const [k, v] of clauseTypes) types.set(k, v);
       for (const p of c.patterns) pattern(p, scope, introduced, a);
       for (const v of introduced) scope.add(v);
       if (c.where) {
@@ -55,9 +63,15 @@ function clause(c: Clause, scope: Set<string>, a: Analysis): void {
       noAggregate(c.expr, 'UNWIND');
       expr(c.expr, scope, a);
       scope.add(c.variable);
+      types.set(c.variable, 'any');
       return;
     case 'with': {
       const next = projection(c.projection, scope, a, true);
+      const projected = new Map<string, VarType>();
+      if (c.projection.star) for (const v of scope) projected.set(v, types.get(v) ?? 'any');
+      for (const i of c.projection.items) projected.set(i.name, typeOf(i.expr, types));
+      types.clear();
+      for (const [k, v] of projected) types.set(k, v);
       scope.clear();
       for (const v of next) scope.add(v);
       if (c.where) {
@@ -68,6 +82,13 @@ function clause(c: Clause, scope: Set<string>, a: Analysis): void {
     }
     case 'return':
       projection(c.projection, scope, a, false);
+      return;
+    case 'create':
+      for (const p of c.patterns) {
+        const introduced = new Set<string>();
+        pattern(p, scope, introduced, a);
+        for (const v of introduced) scope.add(v);
+      }
       return;
   }
 }
@@ -90,6 +111,11 @@ function projection(p: Projection, scope: Set<string>, a: Analysis, isWith: bool
   const aggregating = p.items.some((i) => hasAggregate(i.expr));
   const orderScope = new Set(aggregating || p.distinct ? [...out] : [...scope, ...out]);
   for (const o of p.order) {
+    if (!aggregating && hasAggregate(o.expr))
+      throw semanticError(
+        'InvalidAggregation',
+        'Cannot use aggregation in ORDER BY if there are no aggregate expressions in the preceding projection.',
+      );
     if (aggregating && hasAggregate(o.expr) && !p.items.some((i) => JSON.stringify(i.expr) === JSON.stringify(o.expr))) {
       throw semanticError('InvalidAggregation', 'Aggregations in ORDER BY must also be projected.');
     }
@@ -110,6 +136,35 @@ function projection(p: Projection, scope: Set<string>, a: Analysis, isWith: bool
     expr(e, new Set(), a, what);
   }
   return out;
+}
+
+/** What an expression of WITH gives its alias, as far as the analysis can tell. */
+function typeOf(e: Expr, types: Types): VarType {
+  if (e.kind === 'var') return types.get(e.name) ?? 'any';
+  return isConstant(e) ? 'value' : 'any';
+}
+
+/**
+ * A variable keeps its kind: a node variable cannot name a relationship or a path (VariableTypeConflict), a
+ * relationship is bound once per MATCH, a path variable once in all (VariableAlreadyBound).
+ */
+function typeCheck(p: PatternPart, clauseTypes: Types, before: Types): void {
+  const declare = (name: string, kind: 'node' | 'rel' | 'path') => {
+    const known = clauseTypes.get(name);
+    if (known === undefined) {
+      clauseTypes.set(name, kind);
+      return;
+    }
+    if (kind === 'path') throw semanticError('VariableAlreadyBound', `Variable \`${name}\` already declared.`);
+    if (known !== kind && known !== 'any') {
+      throw semanticError('VariableTypeConflict', `Type mismatch: \`${name}\` defined with conflicting type ${known} (expected ${kind}).`);
+    }
+    if (kind === 'rel' && !before.has(name))
+      throw semanticError('VariableAlreadyBound', `Variable \`${name}\` already declared in this pattern.`);
+  };
+  for (const n of p.nodes) if (n.variable) declare(n.variable, 'node');
+  for (const r of p.rels) if (r.variable) declare(r.variable, 'rel');
+  if (p.pathVariable) declare(p.pathVariable, 'path');
 }
 
 function noAggregate(e: Expr, where: string): void {
@@ -145,8 +200,38 @@ function pattern(p: PatternPart, scope: Set<string>, introduced: Set<string>, a:
   }
 }
 
+/** An expression of literals only. */
+function isConstant(e: Expr): boolean {
+  if (e.kind === 'lit') return true;
+  if (e.kind === 'list') return e.items.every(isConstant);
+  if (e.kind === 'map') return e.entries.every(([, v]) => isConstant(v));
+  if (e.kind === 'neg') return isConstant(e.arg);
+  return false;
+}
+
+/** Operators whose operand types Neo4j checks when it plans: a literal of the wrong type is refused before running. */
+const TYPED_OPERATORS = new Set(['and', 'or', 'xor', '%', '*', '/', '-', '^']);
+
+/**
+ * An operator applied to literals of the wrong type (`NOT 1`, `true AND 'x'`) is a compile-time error, as in Neo4j:
+ * it is evaluated here, and a type error it raises is reported before the query runs.
+ */
+function checkLiteralTypes(e: Expr): void {
+  const operands = e.kind === 'not' ? [e.arg] : e.kind === 'binary' && TYPED_OPERATORS.has(e.op) ? [e.left, e.right] : null;
+  if (!operands || !operands.every(isConstant)) return;
+  try {
+    evaluate(e, {}, CONSTANT_CONTEXT);
+  } catch (err) {
+    if (err instanceof CypherError && err.tck.type === 'TypeError') throw semanticError('InvalidArgumentType', err.message);
+  }
+}
+
+/** Enough of a context to evaluate literals (nothing of the graph is read). */
+const CONSTANT_CONTEXT = { params: {}, budget: { step() {}, hold() {}, release() {} } } as unknown as ExecContext;
+
 /** Checks an expression's variables against the scope; notes the properties it reads. */
 function expr(e: Expr, scope: ReadonlySet<string>, a: Analysis, context?: string): void {
+  checkLiteralTypes(e);
   switch (e.kind) {
     case 'var':
       if (!scope.has(e.name)) {
@@ -207,6 +292,17 @@ function expr(e: Expr, scope: ReadonlySet<string>, a: Analysis, context?: string
     }
     case 'exists':
     case 'countSubquery': {
+      if (e.kind === 'exists' && e.predicate) {
+        const introduced = new Set<string>();
+        for (const p of e.patterns) pattern(p, new Set(scope), introduced, a);
+        const fresh = [...introduced].find((v) => !scope.has(v));
+        if (fresh)
+          throw semanticError(
+            'UndefinedVariable',
+            `Variable \`${fresh}\` not defined (a pattern predicate cannot introduce new variables).`,
+          );
+        return;
+      }
       if (e.query) {
         const inner = analyze(e.query, new Set(scope));
         for (const k of inner.propertyKeys) a.propertyKeys.add(k);

@@ -122,9 +122,13 @@ function keys(v: Exclude<Value, null>, ctx: ExecContext): Value {
 
 function range(args: Value[], ctx: ExecContext): Value {
   if (args.some((a) => a === null)) return null;
-  const start = int(args[0]!, 'range');
-  const end = int(args[1]!, 'range');
-  const step = args.length > 2 ? int(args[2]!, 'range') : 1;
+  const bound = (v: Value) => {
+    if (typeof v !== 'number') throw runtimeError('ArgumentError', 'InvalidArgumentType', `range() takes integers, got ${typeName(v)}`);
+    return v;
+  };
+  const start = bound(args[0]!);
+  const end = bound(args[1]!);
+  const step = args.length > 2 ? bound(args[2]!) : 1;
   if (step === 0) throw runtimeError('ArgumentError', 'NumberOutOfRange', 'range() step must not be zero');
   const n = Math.max(0, Math.floor((end - start) / step) + 1);
   // The list is checked against the memory budget before it is made: range(1, 1e12) must not be allocated.

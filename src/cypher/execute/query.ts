@@ -5,6 +5,7 @@ import { patternVariables } from '../plan/expressions.js';
 import { Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { PATTERN_PATH, truth } from './eval.js';
 import { runMatch } from './match.js';
+import { create } from './create.js';
 import { columnsOf, evalWaiting, isUserVariable, project } from './projection.js';
 import { keyOf, type Value } from './values.js';
 
@@ -21,7 +22,7 @@ function scopes(q: SingleQuery, input: readonly string[]): string[][] {
   let scope = [...input];
   for (const c of q.clauses) {
     out.push(scope);
-    if (c.kind === 'match') {
+    if (c.kind === 'match' || c.kind === 'create') {
       const vars = new Set(scope);
       for (const p of c.patterns) for (const v of patternVariables(p, new Set())) vars.add(v);
       scope = [...vars];
@@ -98,6 +99,8 @@ function clause(c: Clause, input: Stream, scope: string[], ctx: ExecContext): St
       return c.where ? filter(project(input, c.projection, scope, ctx), c.where, ctx) : project(input, c.projection, scope, ctx);
     case 'return':
       return project(input, c.projection, scope, ctx);
+    case 'create':
+      return create(c.patterns, input, ctx);
   }
 }
 

@@ -12,6 +12,8 @@ export type Ctx = any;
 /** What the frontend's modules share: the source text and the builders they call across (no import cycles). */
 export interface Build {
   text: string;
+  /** CREATE is read into the model (the TCK's set-up on its in-memory graph); otherwise it is refused. */
+  testWrites: boolean;
   expr(ctx: Ctx): Expr;
   patternPart(ctx: Ctx): PatternPart;
   /** A bare path pattern (pattern predicates and comprehensions): `(a)-[:R]->(b)`. */

@@ -95,7 +95,7 @@ export function expression(b: Build, ctx: Ctx): Expr {
 export function predicate(e: Expr): Expr {
   switch (e.kind) {
     case 'pattern':
-      return { kind: 'exists', patterns: [e.pattern], where: null, query: null };
+      return { kind: 'exists', patterns: [e.pattern], where: null, query: null, predicate: true };
     case 'not':
       return { kind: 'not', arg: predicate(e.arg) };
     case 'binary':

@@ -9,8 +9,9 @@ import { element, patternPart } from './patterns.js';
  * Stage 2: the parse tree → the query model. Refuses here what the grammar accepts but the engine does not run:
  * writing clauses (read-only), administration commands, Cypher 25's new clauses, procedures.
  */
-export function toModel(parsed: Parsed): Query {
+export function toModel(parsed: Parsed, opts: { testWrites?: boolean } = {}): Query {
   const b: Build = {
+    testWrites: opts.testWrites === true,
     text: parsed.text,
     expr: (ctx) => expression(b, ctx),
     patternPart: (ctx) => patternPart(b, ctx),
@@ -71,6 +72,16 @@ function clause(b: Build, ctx: Ctx): Clause {
   if (ctx.unwindClause()) {
     const u = ctx.unwindClause();
     return { kind: 'unwind', expr: expression(b, u.expression()), variable: nameOf(u.variable()) };
+  }
+  if (ctx.createClause() && b.testWrites) {
+    return {
+      kind: 'create',
+      patterns: ctx
+        .createClause()
+        .patternList()
+        .pattern_list()
+        .map((p: Ctx) => patternPart(b, p)),
+    };
   }
   if (ctx.createClause() || ctx.insertClause()) throw readOnly('CREATE');
   if (ctx.mergeClause()) throw readOnly('MERGE');

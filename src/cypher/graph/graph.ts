@@ -61,3 +61,11 @@ export interface CypherGraph {
 export class NeedData {
   constructor(readonly ready: Promise<void>) {}
 }
+
+/** A graph the TCK's set-up writes to (the in-memory graph); the service's graph has no write path. */
+export interface WritableGraph extends CypherGraph {
+  createNode(labels: readonly string[], properties: MapValue): number;
+  createRelationship(start: number, end: number, type: string, properties: MapValue): RelV;
+}
+
+export const isWritable = (g: CypherGraph): g is WritableGraph => typeof (g as Partial<WritableGraph>).createNode === 'function';

@@ -58,7 +58,8 @@ export type Expr =
   | { kind: 'patternComp'; pattern: PatternPart; where: Expr | null; map: Expr }
   /** A pattern used as an expression: the list of its paths (a predicate where a boolean is wanted). */
   | { kind: 'pattern'; pattern: PatternPart }
-  | { kind: 'exists'; patterns: PatternPart[]; where: Expr | null; query: Query | null }
+  /** `predicate`: written as a bare pattern in a condition (`WHERE (a)-->(b)`), which may not introduce variables. */
+  | { kind: 'exists'; patterns: PatternPart[]; where: Expr | null; query: Query | null; predicate?: boolean }
   | { kind: 'countSubquery'; patterns: PatternPart[]; where: Expr | null; query: Query | null }
   | { kind: 'mapProjection'; variable: string; items: MapProjectionItem[] };
 
@@ -120,7 +121,9 @@ export type Clause =
   | { kind: 'match'; optional: boolean; patterns: PatternPart[]; where: Expr | null }
   | { kind: 'unwind'; expr: Expr; variable: string }
   | { kind: 'with'; projection: Projection; where: Expr | null }
-  | { kind: 'return'; projection: Projection };
+  | { kind: 'return'; projection: Projection }
+  /** Only in queries prepared for a writable test graph (the TCK's set-up): the service's queries never write. */
+  | { kind: 'create'; patterns: PatternPart[] };
 
 export interface SingleQuery {
   clauses: Clause[];
