@@ -28,7 +28,7 @@ export interface ScenarioOutcome {
 /** Scenarios whose query writes are outside a read-only engine's claim (counted apart, never as passing). */
 const WRITING = /\b(CREATE|MERGE|SET|DELETE|REMOVE|FOREACH)\b/i;
 
-export function pickles(file: string): Pickle[] {
+export function pickles(file: string): readonly Pickle[] {
   const ids = IdGenerator.incrementing();
   const doc = new Parser(new AstBuilder(ids), new GherkinClassicTokenMatcher()).parse(fs.readFileSync(file, 'utf8'));
   return compile(doc, file, ids);
