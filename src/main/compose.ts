@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { currentScope } from '../scope.js';
 import type { Database } from '../db/pool.js';
 import { createPermissionsStore } from '../db/stores/identity/permissions-store.js';
 import { createPrincipalsStore } from '../db/stores/identity/principals-store.js';
@@ -16,6 +17,8 @@ import { createGraphService } from '../services/graph/graph.js';
 import { createEntityService } from '../services/graph/entities.js';
 import { cachedNodeReads } from '../services/graph/node-cache.js';
 import { createSearchService } from '../services/graph/search.js';
+import { createCypherService } from '../services/cypher/cypher.js';
+import { createTagMembersStore } from '../db/stores/cypher/tag-members-store.js';
 import { createJobListsService } from '../services/collectors/job-lists.js';
 import { createSearchStore } from '../db/stores/graph/search-store.js';
 import { createJobListsStore } from '../db/stores/collectors/job-lists-store.js';
@@ -173,6 +176,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const nodes = cachedNodeReads(graphStore, graphIndex);
   const graph = createGraphService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
   const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
+  const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
   const datapipe = createDatapipeService({
@@ -219,6 +223,15 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     graph: graphStore,
     tx: (fn) => db.tx(fn),
     bind: createTagsStore,
+    cypher: {
+      check: (query) => void cypher.validate(query),
+      // A seed's own bound, within the request's deadline when a request evaluates it (previews).
+      nodeIds: async (query, bound) => {
+        const own = Date.now() + bound.deadlineMs;
+        const deadline = Math.min(own, currentScope()?.deadline ?? own);
+        return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+      },
+    },
   });
   const sso = createSsoService({
     store: createSsoStore(db),
@@ -242,7 +255,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     store: createSavedQueriesStore(db),
     tx: (fn) => db.tx(fn),
     bind: createSavedQueriesStore,
-    checkCypher: () => undefined,
+    checkCypher: (query) => void cypher.validate(query),
     importMaxBytes: config.maxJsonBodyBytes,
   });
 
@@ -257,6 +270,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     graph,
     entities,
     search,
+    cypher,
     jobLists: createJobListsService({ store: createJobListsStore(db) }),
     datapipe,
     clients,
