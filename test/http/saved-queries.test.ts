@@ -49,6 +49,11 @@ describe('saved queries', () => {
     }
     expectWrapper(await create(alice.jwt, { name: 7, query: 'MATCH (n) RETURN n' }), 400);
     expectWrapper(await create(alice.jwt, { name: 'long', query: 'x'.repeat(100_001) }), 400);
+    // a query is parsed before it is stored: a 400 naming where it is wrong; a writing query is refused too
+    const bad = expectWrapper(await create(alice.jwt, { name: 'broken', query: 'MATCH (n:User\nRETURN n' }), 400).message;
+    expect(bad).toMatch(/line 2/i);
+    expect(bad).toMatch(/column/i);
+    expect(expectWrapper(await create(alice.jwt, { name: 'writer', query: 'MATCH (n) DETACH DELETE n' }), 400).message).toMatch(/read-only/i);
     // a Read-Only user may read saved queries but not write them
     expectWrapper(await create(reader.jwt, { name: 'ro', query: 'MATCH (n) RETURN n' }), 403);
   });
@@ -109,6 +114,9 @@ describe('saved queries', () => {
     expectWrapper(await request(t.app).put(`/api/v2/saved-queries/${id}`).set(admin()).send({ name: 'admin' }), 404);
     expectWrapper(await request(t.app).put(`/api/v2/saved-queries/999999`).set(as(alice.jwt)).send({ name: 'x' }), 404);
     expectWrapper(await request(t.app).put(`/api/v2/saved-queries/abc`).set(as(alice.jwt)).send({ name: 'x' }), 400);
+    // an update with a bad query changes nothing
+    expectWrapper(await request(t.app).put(`/api/v2/saved-queries/${id}`).set(as(alice.jwt)).send({ query: 'RETURN (' }), 400);
+    expect((await request(t.app).get(`/api/v2/saved-queries/${id}`).set(as(alice.jwt))).body.data.query).toBe('MATCH (n) RETURN n');
     // renaming onto a taken name
     expect(
       expectWrapper(await request(t.app).put(`/api/v2/saved-queries/${id}`).set(as(alice.jwt)).send({ name: 'a-first' }), 400).message,
