@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import request from 'supertest';
+import { PREBUILT_QUERIES } from '../../src/services/queries/prebuilt/index';
 import { AD_PATH_KINDS } from '../../src/services/queries/prebuilt/types';
 import { useTestApp } from '../helpers/app';
 import { GRAPHIFY } from '../helpers/fixtures';
@@ -166,5 +168,14 @@ describe('pre-built queries on BloodHound’s analyzed TESTLAB graph', () => {
     const t0Group = (v: string) => g.is(v, 'Group') && g.is(v, 'Tag_Tier_Zero');
     const nested = g.ofKind('Group').filter((s) => !rid(s, '512') && !rid(s, '519'));
     expect(await answerOf(t, 'ad-tier-zero-nested-groups')).toEqual(sorted(nested.flatMap((s) => onPaths(s, memberOf, t0Group))));
+  });
+
+  it('runs every pre-built query of the catalogue: an answer or BloodHound’s empty one, never an error', async () => {
+    const failures: string[] = [];
+    for (const q of PREBUILT_QUERIES) {
+      const res = await request(t.app).post('/api/v2/graphs/cypher').set('Authorization', `Bearer ${t.adminJwt}`).send({ query: q.query });
+      if (res.status !== 200 && res.status !== 404) failures.push(`${q.id}: ${res.status} ${JSON.stringify(res.body.errors)}`);
+    }
+    expect(failures).toEqual([]);
   });
 });
