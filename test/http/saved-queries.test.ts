@@ -53,7 +53,9 @@ describe('saved queries', () => {
     const bad = expectWrapper(await create(alice.jwt, { name: 'broken', query: 'MATCH (n:User\nRETURN n' }), 400).message;
     expect(bad).toMatch(/line 2/i);
     expect(bad).toMatch(/column/i);
-    expect(expectWrapper(await create(alice.jwt, { name: 'writer', query: 'MATCH (n) DETACH DELETE n' }), 400).message).toMatch(/read-only/i);
+    expect(expectWrapper(await create(alice.jwt, { name: 'writer', query: 'MATCH (n) DETACH DELETE n' }), 400).message).toMatch(
+      /read-only/i,
+    );
     // a Read-Only user may read saved queries but not write them
     expectWrapper(await create(reader.jwt, { name: 'ro', query: 'MATCH (n) RETURN n' }), 403);
   });
@@ -241,5 +243,37 @@ describe('saved queries', () => {
     ]);
     expect((await unshare(t.adminJwt, { user_ids: [reader.id] })).status).toBe(204);
     expectWrapper(await request(t.app).get(`/api/v2/saved-queries/${id}`).set(as(reader.jwt)), 404);
+  });
+});
+
+describe('saved queries in GraphQL', () => {
+  const t = useTestApp();
+  const gql = (query: string, variables: object = {}) =>
+    request(t.app).post('/graphql').set('Authorization', `Bearer ${t.adminJwt}`).send({ query, variables });
+
+  it('creates, lists, shares publicly, exports and deletes through the mutation path', async () => {
+    const created = await gql('mutation($i: SavedQueryInput!) { createSavedQuery(input: $i) { id name query scope } }', {
+      i: { name: 'gql one', query: 'MATCH (g:Group) RETURN g' },
+    });
+    expect(created.body.errors).toBeUndefined();
+    const id = created.body.data.createSavedQuery.id;
+    const bad = await gql('mutation($i: SavedQueryInput!) { createSavedQuery(input: $i) { id } }', {
+      i: { name: 'bad', query: 'MATCH (' },
+    });
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST' });
+    const shared = await gql('mutation($id: Int!) { shareSavedQuery(id: $id, public: true) { public sharedToUserId } }', { id });
+    expect(shared.body.data.shareSavedQuery).toEqual([{ public: true, sharedToUserId: null }]);
+    const list = await gql(
+      '{ savedQueries(scopes: [ALL], sortBy: [{column: NAME}], filters: [{column: NAME, value: "eq:gql one"}]) { totalCount queries { name scope } } }',
+    );
+    expect(list.body.data.savedQueries).toEqual({ totalCount: 1, queries: [{ name: 'gql one', scope: 'OWNED' }] });
+    const file = await gql('query($id: Int!) { exportSavedQuery(id: $id) { fileName contentType base64 } }', { id });
+    expect(file.body.data.exportSavedQuery.fileName).toBe('gql one.json');
+    expect(JSON.parse(Buffer.from(file.body.data.exportSavedQuery.base64, 'base64').toString())).toEqual({
+      query: 'MATCH (g:Group) RETURN g',
+      name: 'gql one',
+      description: '',
+    });
+    expect((await gql('mutation($id: Int!) { deleteSavedQuery(id: $id) }', { id })).body.data.deleteSavedQuery).toBe(true);
   });
 });
