@@ -152,7 +152,7 @@ describe('pre-built queries on BloodHound’s analyzed TESTLAB graph', () => {
     );
     expect(sources.length).toBeGreaterThan(3);
     const answer = await answerOf(t, 'ad-paths-to-domain-admins');
-    expect(answer).toEqual(expect.arrayContaining([...sources, ...admins.filter((a) => sources.length > 0)]));
+    expect(answer).toEqual(expect.arrayContaining([...sources, ...admins]));
     const onSomePath = new Set([...sources, ...admins, ...sources.flatMap((s) => [...g.reachable(s, kinds)])]);
     expect(answer.filter((id) => !onSomePath.has(id))).toEqual([]);
 

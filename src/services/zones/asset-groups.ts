@@ -149,7 +149,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
     const rules = s.seeds.filter((x) => x.type === 'rule');
     const queries = s.seeds.filter((x) => x.type === 'cypher').map((x) => x.value);
     const [byId, byKind] = await Promise.all([graph.nodesByObjectIds(objectids), graph.nodeIdsWithKinds(kinds)]);
-    const byCypher = await cypherSeedNodes(deps.cypher, queries);
+    const byCypher = await cypherSeedNodes(deps.cypher, queries, { quiet: true });
     const byRule: number[] = [];
     if (rules.length) {
       const g = await (view ?? (() => AnalysisGraph.load(graph)))();
@@ -295,7 +295,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
       const seeds = await store.tierZeroSeeds();
       const queries = seeds.filter((x) => x.type === 'cypher').map((x) => x.value);
       if (!queries.length) return seeds;
-      const ids = await cypherSeedNodes(deps.cypher, queries);
+      const ids = await cypherSeedNodes(deps.cypher, queries, { quiet: true });
       const selected = await graph.nodeSummaries(ids);
       return [...seeds.filter((x) => x.type !== 'cypher'), ...selected.map((n) => ({ type: 'objectid', value: n.objectid }))];
     },

@@ -36,14 +36,29 @@ export async function checkCypherSeed(engine: CypherSeedEngine | undefined, inde
   }
 }
 
-/** The node ids of Cypher seeds, deduplicated, each seed within the bounds (and at most `limit` in all when given). */
-export async function cypherSeedNodes(engine: CypherSeedEngine | undefined, queries: readonly string[], limit?: number): Promise<number[]> {
+/**
+ * The node ids of Cypher seeds, deduplicated, each seed within the bounds (and at most `limit` in all when given).
+ * Background work (refresh, analysis) passes `quiet`: a seed that fails (past its deadline, or stored before a
+ * rule it breaks) then selects nothing instead of failing the run; a preview answers the error.
+ */
+export async function cypherSeedNodes(
+  engine: CypherSeedEngine | undefined,
+  queries: readonly string[],
+  opts: { limit?: number; quiet?: boolean } = {},
+): Promise<number[]> {
   if (!engine || queries.length === 0) return [];
   const out = new Set<number>();
   for (const q of queries) {
-    const room = limit === undefined ? CYPHER_SEED_BOUNDS.maxNodes : Math.min(CYPHER_SEED_BOUNDS.maxNodes, limit - out.size);
+    const room = opts.limit === undefined ? CYPHER_SEED_BOUNDS.maxNodes : Math.min(CYPHER_SEED_BOUNDS.maxNodes, opts.limit - out.size);
     if (room <= 0) break;
-    for (const id of await engine.nodeIds(q, { limit: room, deadlineMs: CYPHER_SEED_BOUNDS.deadlineMs })) if (id > 0) out.add(id);
+    let ids: number[];
+    try {
+      ids = await engine.nodeIds(q, { limit: room, deadlineMs: CYPHER_SEED_BOUNDS.deadlineMs });
+    } catch (err) {
+      if (opts.quiet && err instanceof AppError && (err.code === 'TIMEOUT' || err.code === 'BAD_REQUEST')) continue;
+      throw err;
+    }
+    for (const id of ids) if (id > 0) out.add(id);
   }
   return [...out];
 }

@@ -32,7 +32,7 @@ export async function previewSeeds(
     const g = await AnalysisGraph.load(graph);
     for (const value of of('rule')) add(seedMatches(g, { type: 'rule', value }).map((n) => n.id));
   }
-  if (ids.size < limit) add(await cypherSeedNodes(deps.cypher, of('cypher'), limit - ids.size));
+  if (ids.size < limit) add(await cypherSeedNodes(deps.cypher, of('cypher'), { limit: limit - ids.size }));
   const nodes = await graph.nodesByIds([...ids]);
   return nodes.map((n) => ({
     id: n.id,
