@@ -7,6 +7,7 @@ import { cypherRoutes } from './cypher.js';
 import { datapipeRoutes } from './datapipe.js';
 import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
+import { graphDataRoutes } from './graph-data.js';
 import { identityRoutes } from './identity.js';
 import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
@@ -16,6 +17,7 @@ import { tagRoutes } from './tag-routes.js';
 const DECLARED: RestRoute[] = [
   ...identityRoutes,
   ...graphRoutes,
+  ...graphDataRoutes,
   ...datapipeRoutes,
   ...collectorRoutes,
   ...adminRoutes,
