@@ -2,6 +2,7 @@ import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
 import { cypherBench } from './cypher';
+import { graphDataBench } from './graph-data';
 import { floodBench } from './flood';
 import { fuzz } from './fuzz';
 import { httpGraphBench } from './http-graph';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   flood: floodBench,
   'analysis-azure': analysisAzureBench,
   analysis: analysisBench,
+  'graph-data': graphDataBench,
   'ingest-worst-case': ingestWorstCaseBench,
   fuzz,
 };

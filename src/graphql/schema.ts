@@ -13,6 +13,7 @@ import { entitiesResolvers } from './resolvers/entities.js';
 import { enumResolvers } from './resolvers/enums.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
+import { graphDataResolvers } from './resolvers/graph-data.js';
 import { identityResolvers } from './resolvers/identity.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
@@ -31,6 +32,7 @@ const RESOLVERS: Resolvers[] = [
   enumResolvers,
   identityResolvers,
   graphResolvers,
+  graphDataResolvers,
   entitiesResolvers,
   datapipeResolvers,
   collectorsResolvers,

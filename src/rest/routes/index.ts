@@ -7,11 +7,20 @@ import { cypherRoutes } from './cypher.js';
 import { datapipeRoutes } from './datapipe.js';
 import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
+import { graphDataRoutes } from './graph-data.js';
 import { identityRoutes } from './identity.js';
 import { searchRoutes } from './search.js';
 import { tagRoutes } from './tag-routes.js';
 
-const DECLARED: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
+const DECLARED: RestRoute[] = [
+  ...identityRoutes,
+  ...graphRoutes,
+  ...graphDataRoutes,
+  ...datapipeRoutes,
+  ...collectorRoutes,
+  ...adminRoutes,
+  ...accountRoutes,
+];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
 export const ROUTES: RestRoute[] = [
