@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { PREBUILT_QUERIES } from '../../src/services/queries/prebuilt/index';
-import { AD_PATH_KINDS } from '../../src/services/queries/prebuilt/types';
+import { TRAVERSABLE_KINDS } from '../../src/graph/kinds';
 import { useTestApp } from '../helpers/app';
 import { GRAPHIFY } from '../helpers/fixtures';
 import { answerOf, FixtureGraph } from '../helpers/prebuilt';
@@ -144,7 +144,8 @@ describe('pre-built queries on BloodHound’s analyzed TESTLAB graph', () => {
   });
 
   it('answers the shortest-path questions: every principal with a path is in the answer, and only nodes on such paths', async () => {
-    const kinds = new Set(AD_PATH_KINDS.split('|'));
+    // AD_ATTACK_PATHS: BloodHound's AD pathfinding kinds (SyncedToEntraUser included, the Azure ones not)
+    const kinds = new Set([...TRAVERSABLE_KINDS].filter((k) => !k.startsWith('AZ') && k !== 'SyncedToADUser'));
     const admins = g.ofKind('Group').filter((id) => rid(id, '512'));
     // sources: every Base node from which a Domain Admins group is reachable over attack-path edges
     const sources = [...g.nodes.keys()].filter(

@@ -179,7 +179,8 @@ function* grouped(input: Stream, p: Projection, starNames: string[], ctx: ExecCo
       const s = slots[i]!;
       const v = s.arg ? yield* evalWaiting(s.arg, r, ctx) : true;
       g.accs[i]!.add(v);
-      if (s.fn === 'collect') ctx.budget.hold(1);
+      // What collect keeps counts against the budget, a list by its length.
+      if (s.fn === 'collect') ctx.budget.hold(Array.isArray(v) ? 1 + v.length : 1);
     }
   }
   // No rows and nothing to group by: one row of empty aggregates (count 0, collect []).

@@ -1,5 +1,6 @@
 import type { Direction, LabelExpr, NodePattern, PatternPart, RelPattern } from '../model/ast.js';
 import { semanticError, unsupported } from '../errors.js';
+import { TRAVERSABLE_KINDS } from '../../graph/kinds.js';
 import { grammar, positionOf } from '../parse/parser.js';
 import { nameOf, type Build, type Ctx } from './context.js';
 import { expression, labelExpression, mapLiteral, predicate } from './expressions.js';
@@ -87,10 +88,26 @@ function relationship(b: Build, ctx: Ctx): RelPattern {
 
 /** A relationship's type expression must be one type or alternatives (`:A|B`, `:A|:B`). */
 function relTypes(e: LabelExpr): string[] {
-  if (e.kind === 'name') return [e.name];
-  if (e.kind === 'or' && e.items.every((i) => i.kind === 'name')) return e.items.map((i) => (i as { name: string }).name);
-  throw unsupported('Relationship type expressions other than alternatives (:A|B)');
+  let names: string[];
+  if (e.kind === 'name') names = [e.name];
+  else if (e.kind === 'or' && e.items.every((i) => i.kind === 'name')) names = e.items.map((i) => (i as { name: string }).name);
+  else throw unsupported('Relationship type expressions other than alternatives (:A|B)');
+  return [...new Set(names.flatMap((n) => COMPOSITE_KINDS[n] ?? [n]))];
 }
+
+/** BloodHound's pathfinding kinds of each platform: Azure's are the AZ kinds (and SyncedToADUser), AD's the rest. */
+const AZ_PATHS = [...TRAVERSABLE_KINDS].filter((k) => k.startsWith('AZ') || k === 'SyncedToADUser');
+const AD_PATHS = [...TRAVERSABLE_KINDS].filter((k) => !AZ_PATHS.includes(k));
+
+/**
+ * BloodHound's shortcut relationship types, expanded as its Cypher frontend expands them: to the pathfinding
+ * relationships of AD, of Azure, or of both; alternatives beside them are kept.
+ */
+export const COMPOSITE_KINDS: Readonly<Record<string, readonly string[]>> = {
+  AD_ATTACK_PATHS: AD_PATHS,
+  AZ_ATTACK_PATHS: AZ_PATHS,
+  ALL_ATTACK_PATHS: [...AD_PATHS, ...AZ_PATHS],
+};
 
 function range(ctx: Ctx): { min: number; max: number | null } {
   if (ctx._single) {

@@ -1,4 +1,4 @@
-import { AD_PATH_KINDS, cypher, OWNED, TIER_ZERO, type Section } from './types.js';
+import { cypher, OWNED, TIER_ZERO, type Section } from './types.js';
 
 const AD = 'Active Directory' as const;
 
@@ -109,7 +109,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Paths from Domain Users to Tier Zero / High Value targets',
         description: 'The shortest attack paths every user of the domain has to Tier Zero.',
         query: cypher(
-          `MATCH p = shortestPath((g:Group)-[:${AD_PATH_KINDS}*1..]->(t:${TIER_ZERO}))`,
+          `MATCH p = shortestPath((g:Group)-[:AD_ATTACK_PATHS*1..]->(t:${TIER_ZERO}))`,
           `WHERE ${DOMAIN_USERS('g')} AND g <> t`,
           'RETURN p',
           'LIMIT 1000',
@@ -142,7 +142,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Dangerous privileges for Domain Users groups',
         description: 'Attack-path edges (other than group membership) that start at a Domain Users group.',
         query: cypher(
-          `MATCH p = (g:Group)-[r:${AD_PATH_KINDS}]->(:Base)`,
+          `MATCH p = (g:Group)-[r:AD_ATTACK_PATHS]->(:Base)`,
           `WHERE ${DOMAIN_USERS('g')} AND type(r) <> 'MemberOf'`,
           'RETURN p',
           'LIMIT 1000',
@@ -241,7 +241,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths to systems trusted for unconstrained delegation',
         description: 'Attack paths to computers that hold forwardable TGTs of those who authenticate to them.',
         query: cypher(
-          `MATCH p = shortestPath((s)-[:${AD_PATH_KINDS}*1..]->(t:Computer))`,
+          `MATCH p = shortestPath((s)-[:AD_ATTACK_PATHS*1..]->(t:Computer))`,
           'WHERE t.unconstraineddelegation = true AND s <> t',
           'RETURN p',
           'LIMIT 1000',
@@ -252,7 +252,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths to Domain Admins from Kerberoastable users',
         description: 'Attack paths from users whose password can be cracked offline to a Domain Admins group.',
         query: cypher(
-          `MATCH p = shortestPath((s:User)-[:${AD_PATH_KINDS}*1..]->(t:Group))`,
+          `MATCH p = shortestPath((s:User)-[:AD_ATTACK_PATHS*1..]->(t:Group))`,
           `WHERE ${KERBEROASTABLE('s')} AND ${DOMAIN_ADMINS('t')}`,
           'RETURN p',
           'LIMIT 1000',
@@ -262,14 +262,14 @@ export const ACTIVE_DIRECTORY: Section[] = [
         id: 'ad-paths-to-tier-zero',
         name: 'Shortest paths to Tier Zero / High Value targets',
         description: 'Attack paths from any principal to a Tier Zero object.',
-        query: cypher(`MATCH p = shortestPath((s)-[:${AD_PATH_KINDS}*1..]->(t:${TIER_ZERO}))`, 'WHERE s <> t', 'RETURN p', 'LIMIT 1000'),
+        query: cypher(`MATCH p = shortestPath((s)-[:AD_ATTACK_PATHS*1..]->(t:${TIER_ZERO}))`, 'WHERE s <> t', 'RETURN p', 'LIMIT 1000'),
       },
       {
         id: 'ad-paths-domain-users-to-tier-zero',
         name: 'Shortest paths from Domain Users to Tier Zero / High Value targets',
         description: 'Attack paths every user of the domain has, through its Domain Users group, to Tier Zero.',
         query: cypher(
-          `MATCH p = shortestPath((s:Group)-[:${AD_PATH_KINDS}*1..]->(t:${TIER_ZERO}))`,
+          `MATCH p = shortestPath((s:Group)-[:AD_ATTACK_PATHS*1..]->(t:${TIER_ZERO}))`,
           `WHERE ${DOMAIN_USERS('s')} AND s <> t`,
           'RETURN p',
           'LIMIT 1000',
@@ -280,7 +280,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths to Domain Admins',
         description: 'Attack paths from any principal to a Domain Admins group.',
         query: cypher(
-          `MATCH p = shortestPath((s:Base)-[:${AD_PATH_KINDS}*1..]->(t:Group))`,
+          `MATCH p = shortestPath((s:Base)-[:AD_ATTACK_PATHS*1..]->(t:Group))`,
           `WHERE ${DOMAIN_ADMINS('t')} AND s <> t`,
           'RETURN p',
           'LIMIT 1000',
@@ -291,7 +291,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths from Owned objects to Tier Zero',
         description: 'Attack paths from objects marked as owned to Tier Zero.',
         query: cypher(
-          `MATCH p = shortestPath((s:${OWNED})-[:${AD_PATH_KINDS}*1..]->(t:${TIER_ZERO}))`,
+          `MATCH p = shortestPath((s:${OWNED})-[:AD_ATTACK_PATHS*1..]->(t:${TIER_ZERO}))`,
           'WHERE s <> t',
           'RETURN p',
           'LIMIT 1000',
@@ -302,7 +302,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths from Owned objects',
         description: 'Where objects marked as owned lead: attack paths to every object they reach.',
         query: cypher(
-          `MATCH p = shortestPath((s:Base:${OWNED})-[:${AD_PATH_KINDS}*1..]->(t:Base))`,
+          `MATCH p = shortestPath((s:Base:${OWNED})-[:AD_ATTACK_PATHS*1..]->(t:Base))`,
           'WHERE s <> t',
           'RETURN p',
           'LIMIT 1000',

@@ -1,4 +1,4 @@
-import { AZ_PATH_KINDS, cypher, TIER_ZERO, type Section } from './types.js';
+import { cypher, TIER_ZERO, type Section } from './types.js';
 
 const AZ = 'Azure' as const;
 
@@ -78,7 +78,7 @@ export const AZURE: Section[] = [
         name: 'Shortest paths from Entra Users to Tier Zero / High Value targets',
         description: 'Attack paths from Entra users to Tier Zero objects.',
         query: cypher(
-          `MATCH p = shortestPath((s:AZUser)-[:${AZ_PATH_KINDS}*1..]->(t:AZBase:${TIER_ZERO}))`,
+          `MATCH p = shortestPath((s:AZUser)-[:AZ_ATTACK_PATHS*1..]->(t:AZBase:${TIER_ZERO}))`,
           'WHERE s <> t',
           'RETURN p',
           'LIMIT 1000',
@@ -89,7 +89,7 @@ export const AZURE: Section[] = [
         name: 'Shortest paths to privileged roles',
         description: 'Attack paths to Entra roles that control identities or credentials.',
         query: cypher(
-          `MATCH p = shortestPath((s:AZBase)-[:${AZ_PATH_KINDS}*1..]->(r:AZRole))`,
+          `MATCH p = shortestPath((s:AZBase)-[:AZ_ATTACK_PATHS*1..]->(r:AZRole))`,
           `WHERE ${PRIVILEGED_ROLE('r')} AND s <> r`,
           'RETURN p',
           'LIMIT 1000',
@@ -100,7 +100,7 @@ export const AZURE: Section[] = [
         name: 'Shortest paths from Azure Applications to Tier Zero / High Value targets',
         description: 'Attack paths from app registrations to Tier Zero objects.',
         query: cypher(
-          `MATCH p = shortestPath((s:AZApp)-[:${AZ_PATH_KINDS}*1..]->(t:AZBase:${TIER_ZERO}))`,
+          `MATCH p = shortestPath((s:AZApp)-[:AZ_ATTACK_PATHS*1..]->(t:AZBase:${TIER_ZERO}))`,
           'WHERE s <> t',
           'RETURN p',
           'LIMIT 1000',
@@ -111,7 +111,7 @@ export const AZURE: Section[] = [
         name: 'Shortest paths to Azure Subscriptions',
         description: 'Attack paths to Azure subscriptions.',
         query: cypher(
-          `MATCH p = shortestPath((s:AZBase)-[:${AZ_PATH_KINDS}*1..]->(t:AZSubscription))`,
+          `MATCH p = shortestPath((s:AZBase)-[:AZ_ATTACK_PATHS*1..]->(t:AZSubscription))`,
           'WHERE s <> t',
           'RETURN p',
           'LIMIT 1000',

@@ -1,5 +1,3 @@
-import { TRAVERSABLE_KINDS } from '../../../graph/kinds.js';
-
 /** The platforms BloodHound groups its pre-built searches under. */
 export type Platform = 'Active Directory' | 'Azure';
 
@@ -29,11 +27,3 @@ export const OWNED = 'Tag_Owned';
 
 /** Joins a query's lines: the catalogue writes each clause on its own line, as BloodHound's UI shows them. */
 export const cypher = (...lines: string[]) => lines.join('\n');
-
-/**
- * The relationship kinds of attack paths, as BloodHound's pre-built shortest-path searches spell them out (its
- * pathfinding sets, src/graph/kinds.ts): Active Directory's (SyncedToEntraUser included), and Azure's
- * (SyncedToADUser included).
- */
-export const AD_PATH_KINDS = [...TRAVERSABLE_KINDS].filter((k) => !k.startsWith('AZ') && k !== 'SyncedToADUser').join('|');
-export const AZ_PATH_KINDS = [...TRAVERSABLE_KINDS].filter((k) => k.startsWith('AZ') || k === 'SyncedToADUser').join('|');
