@@ -10,6 +10,7 @@ import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
+import { prebuiltQueriesBench } from './prebuilt-queries';
 
 /**
  * `npm run bench [name…] [-- --smoke]`: runs the named benchmarks (all by default) and prints one JSON object per
@@ -20,6 +21,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-graph': httpGraphBench,
   paths: pathsBench,
   cypher: cypherBench,
+  'prebuilt-queries': prebuiltQueriesBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
   flood: floodBench,
