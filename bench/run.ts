@@ -5,6 +5,7 @@ import path from 'node:path';
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
+import { cypherBench } from './cypher';
 import { graphDataBench } from './graph-data';
 import { floodBench } from './flood';
 import { fuzz } from './fuzz';
@@ -13,6 +14,7 @@ import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
+import { prebuiltQueriesBench } from './prebuilt-queries';
 import { generateSharpHound } from '../src/generate/sharphound';
 
 /**
@@ -23,6 +25,8 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
   'http-graph': httpGraphBench,
   paths: pathsBench,
+  cypher: cypherBench,
+  'prebuilt-queries': prebuiltQueriesBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
   flood: floodBench,
