@@ -9,12 +9,15 @@ import { accountsResolvers } from './resolvers/accounts.js';
 import { adminResolvers } from './resolvers/admin.js';
 import { collectorsResolvers } from './resolvers/collectors.js';
 import { commonResolvers } from './resolvers/common.js';
+import { cypherResolvers } from './resolvers/cypher.js';
 import { entitiesResolvers } from './resolvers/entities.js';
 import { enumResolvers } from './resolvers/enums.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { graphDataResolvers } from './resolvers/graph-data.js';
 import { identityResolvers } from './resolvers/identity.js';
+import { savedQueriesResolvers } from './resolvers/saved-queries.js';
+import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -38,6 +41,9 @@ const RESOLVERS: Resolvers[] = [
   collectorsResolvers,
   adminResolvers,
   accountsResolvers,
+  cypherResolvers,
+  savedQueriesResolvers,
+  selectorPreviewResolvers,
 ];
 
 /**

@@ -4,8 +4,17 @@ import { PassThrough, Transform, pipeline, type Readable, type TransformCallback
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { GraphStore } from '../graph/store.js';
-import { DEFAULT_LIMITS, IngestError, ingestStream, type FileResult, type IngestLimits, type IngestOptions } from './ingest-stream.js';
+import {
+  DEFAULT_LIMITS,
+  IngestError,
+  ingestStream,
+  type FileResult,
+  type IngestLimits,
+  type IngestOptions,
+  type IngestProgress,
+} from './ingest-stream.js';
 import { inCollectionOrder, typeFromName } from './collection-order.js';
+import { Meter } from './ingest-meter.js';
 import { tailMeta } from './tail-meta.js';
 
 export interface PathResult {
@@ -15,6 +24,8 @@ export interface PathResult {
 
 export type PathOptions = IngestOptions & {
   displayName?: string;
+  /** Called as the file is read and written (a progress bar): bytes of the file read, objects and edges written. */
+  progress?: (p: IngestProgress) => void;
   /** Aborting it stops the ingest at once: the file (or zip entry) being read is rolled back, later ones not read. */
   signal?: AbortSignal;
 };
@@ -47,51 +58,60 @@ export async function ingestPath(store: GraphStore, file: string, opts: PathOpti
   }
   const out: PathResult = { files: [], errors: [] };
   const canceled = () => new IngestError(name, 'the ingest was canceled');
+  const meter = opts.progress && new Meter(name, fs.statSync(file).size, opts.progress);
   const one = async (label: string, stream: Readable, metaHint?: Record<string, unknown>) => {
     if (opts.signal?.aborted) throw canceled();
     // A cancel ends the stream being read: its transaction rolls back like any failed file's.
     const stop = () => stream.destroy(new Error('the ingest was canceled'));
     opts.signal?.addEventListener('abort', stop, { once: true });
+    const streamOpts = meter ? { ...opts, onProgress: meter.entry(label, opts.onProgress) } : opts;
     try {
-      out.files.push(await ingestStream(store, label, stream, metaHint ? { ...opts, metaHint } : opts));
+      out.files.push(await ingestStream(store, label, stream, metaHint ? { ...streamOpts, metaHint } : streamOpts));
     } catch (err) {
       if (opts.signal?.aborted) throw canceled();
       if (err instanceof IngestError) out.errors.push(err);
       else throw err;
     } finally {
       opts.signal?.removeEventListener('abort', stop);
+      meter?.entryDone();
     }
   };
+  /** The file's bytes as read from disk, counted when progress is asked for (the plain path is left as it is). */
+  const fromDisk = (s: Readable): Readable => (meter ? pipeline(s, meter.tap(), () => undefined) : s);
   if (read >= 4 && head.equals(ZIP)) {
     const budget = new Expansion(name, limits, fs.statSync(file).size);
     let entries = 0;
     try {
       for await (const entry of zipEntries(file, name, budget, limits.maxArchiveEntries)) {
         entries++;
-        await one(`${name}:${entry.name}`, entry.stream);
+        meter?.compressed(entry.compressedSize, entry.uncompressedSize);
+        await one(`${name}:${entry.name}`, meter ? pipeline(entry.stream, meter.tap(), () => undefined) : entry.stream);
         // A limit of the archive failed this entry: the archive stops here, reported by the limit it passed.
         if (budget.exceeded) {
           out.errors.splice(-1, 1, budget.exceeded);
+          meter?.finish();
           return out;
         }
       }
     } catch (err) {
       if (!(err instanceof IngestError)) throw err;
       out.errors.push(err);
+      meter?.finish();
       return out;
     }
     if (!entries) out.errors.push(new IngestError(name, 'archive holds no JSON files'));
   } else if (read >= 2 && head.subarray(0, 2).equals(GZIP)) {
     const budget = new Expansion(name, limits, fs.statSync(file).size);
     // pipeline (not pipe) so an error of any stage reaches the stream ingest reads, never an unhandled 'error'.
-    const gunzipped = pipeline(fs.createReadStream(file), zlib.createGunzip(), budget.meter(), () => undefined);
+    const gunzipped = pipeline(fromDisk(fs.createReadStream(file)), zlib.createGunzip(), budget.meter(), () => undefined);
     await one(name, gunzipped);
     if (budget.exceeded) out.errors.splice(-1, 1, budget.exceeded);
   } else {
     // A plain file can be read from its end: a data-first file's meta is known before its first item. Read a MiB at
     // a time: each chunk is a message to the conversion worker (64 KiB reads were ~4,700 of them at tier M).
-    await one(name, fs.createReadStream(file, { highWaterMark: READ_BYTES }), tailMeta(file));
+    await one(name, fromDisk(fs.createReadStream(file, { highWaterMark: READ_BYTES })), tailMeta(file));
   }
+  meter?.finish();
   return out;
 }
 
@@ -171,7 +191,7 @@ async function* zipEntries(
   name: string,
   budget: Expansion,
   maxEntries: number,
-): AsyncGenerator<{ name: string; stream: Readable }> {
+): AsyncGenerator<{ name: string; stream: Readable; compressedSize: number; uncompressedSize: number }> {
   const fail = (err: unknown) => new IngestError(name, `unreadable zip archive: ${(err as Error).message}`);
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) => (err ? reject(fail(err)) : resolve(z!))),
@@ -220,7 +240,7 @@ async function* zipEntries(
       );
       const meter = budget.meter({ name: entry.fileName, compressedSize: entry.compressedSize });
       const stream = pipeline(raw, meter, new PassThrough(), () => undefined);
-      yield { name: entry.fileName, stream };
+      yield { name: entry.fileName, stream, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize };
     }
   } finally {
     zip.close();

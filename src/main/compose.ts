@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { currentScope } from '../scope.js';
 import type { Database } from '../db/pool.js';
 import { createPermissionsStore } from '../db/stores/identity/permissions-store.js';
 import { createPrincipalsStore } from '../db/stores/identity/principals-store.js';
@@ -16,6 +17,8 @@ import { createGraphService } from '../services/graph/graph.js';
 import { createEntityService } from '../services/graph/entities.js';
 import { cachedNodeReads } from '../services/graph/node-cache.js';
 import { createSearchService } from '../services/graph/search.js';
+import { createCypherService } from '../services/cypher/cypher.js';
+import { createTagMembersStore } from '../db/stores/cypher/tag-members-store.js';
 import { createJobListsService } from '../services/collectors/job-lists.js';
 import { createSearchStore } from '../db/stores/graph/search-store.js';
 import { createJobListsStore } from '../db/stores/collectors/job-lists-store.js';
@@ -55,6 +58,9 @@ import { createLoginThrottleStore } from '../db/stores/identity/login-throttle-s
 import { createLoginThrottle } from '../services/identity/login-throttle.js';
 import { createAppConfigStore } from '../db/stores/app/app-config-store.js';
 import { createAppConfigService } from '../services/app/app-config.js';
+import { createSavedQueriesStore } from '../db/stores/queries/saved-queries-store.js';
+import { createSavedQueriesService } from '../services/queries/saved-queries.js';
+import { createPrebuiltQueriesService } from '../services/queries/prebuilt-queries.js';
 import { createGraphDataStore } from '../db/stores/graphdata/graph-data-store.js';
 import { createAclStore } from '../db/stores/graphdata/acl-store.js';
 import { createClearDatabaseService } from '../services/graphdata/clear-database.js';
@@ -177,6 +183,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const nodes = cachedNodeReads(graphStore, graphIndex);
   const graph = createGraphService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
   const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
+  const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
   const datapipe = createDatapipeService({
@@ -187,7 +194,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
     analysisHeapBytes: config.analysisMaxHeapMb === undefined ? undefined : config.analysisMaxHeapMb * 1024 ** 2,
-    tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    tierZeroSeeds: () => assetGroups.tierZeroSeeds(),
     citrixRdpSupport: () => appConfig.citrixRdpSupport(),
     // Zones follow the new graph; data quality is recorded once per run, for the history endpoints.
     afterAnalysis: async () => {
@@ -237,6 +244,15 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     graph: graphStore,
     tx: (fn) => db.tx(fn),
     bind: createTagsStore,
+    cypher: {
+      check: (query) => void cypher.validate(query),
+      // A seed's own bound, within the request's deadline when a request evaluates it (previews).
+      nodeIds: async (query, bound) => {
+        const own = Date.now() + bound.deadlineMs;
+        const deadline = Math.min(own, currentScope()?.deadline ?? own);
+        return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+      },
+    },
   });
   const sso = createSsoService({
     store: createSsoStore(db),
@@ -256,6 +272,14 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     log: log.child({ module: 'accounts' }),
   });
 
+  const savedQueries = createSavedQueriesService({
+    store: createSavedQueriesStore(db),
+    tx: (fn) => db.tx(fn),
+    bind: createSavedQueriesStore,
+    checkCypher: (query) => void cypher.validate(query),
+    importMaxBytes: config.maxJsonBodyBytes,
+  });
+
   const services: Services = {
     storage: d.storage,
     edition: config.edition,
@@ -267,6 +291,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     graph,
     entities,
     search,
+    cypher,
     jobLists: createJobListsService({ store: createJobListsStore(db) }),
     datapipe,
     clients,
@@ -279,6 +304,8 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     sso,
     appConfig,
     costlyWork: new CostlyWork(config.costlyWork),
+    savedQueries,
+    prebuiltQueries: createPrebuiltQueriesService(),
     clearDatabase,
     dataQuality,
     explanations,

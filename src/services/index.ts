@@ -10,6 +10,7 @@ import type { ClientsService } from './collectors/clients.js';
 import type { CollectionJobsService } from './collectors/collection-jobs.js';
 import type { CollectorFiles } from './collectors/collector-files.js';
 import type { CustomNodesService } from './graph/custom-nodes.js';
+import type { CypherService } from './cypher/cypher.js';
 import type { DatapipeService } from './datapipe/datapipe.js';
 import type { EntityService } from './graph/entities.js';
 import type { EventsService } from './collectors/events.js';
@@ -20,6 +21,8 @@ import type { JobListsService } from './collectors/job-lists.js';
 import type { Loaders } from './collectors/loaders.js';
 import type { PermissionsService } from './identity/permissions.js';
 import type { Scheduler } from './collectors/scheduler.js';
+import type { PrebuiltQueriesService } from './queries/prebuilt-queries.js';
+import type { SavedQueriesService } from './queries/saved-queries.js';
 import type { SearchService } from './graph/search.js';
 import type { SecretsService } from './identity/secrets.js';
 import type { SsoService } from './identity/sso.js';
@@ -43,6 +46,8 @@ export interface Services {
   /** Entity panels and their lists (issue 12), run on the path index. */
   entities: EntityService;
   search: SearchService;
+  /** Read-only Cypher over the graph (POST /api/v2/graphs/cypher, GraphQL `cypher`, saved queries, zone seeds). */
+  cypher: CypherService;
   jobLists: JobListsService;
   datapipe: DatapipeService;
   clients: ClientsService;
@@ -53,6 +58,10 @@ export interface Services {
   customNodes: CustomNodesService;
   assetGroups: AssetGroupsService;
   sso: SsoService;
+  /** Saved Cypher queries: CRUD, sharing, import and export. */
+  savedQueries: SavedQueriesService;
+  /** The catalogue of pre-built queries. */
+  prebuiltQueries: PrebuiltQueriesService;
   /** Runtime parameters (GET|PUT /api/v2/config). */
   appConfig: AppConfigService;
   /** Turns of costly work per caller (large GraphQL documents; the seam for Cypher queries). */

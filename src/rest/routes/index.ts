@@ -3,12 +3,15 @@ import { accountRoutes } from './accounts.js';
 import { aliasRoutes, jobListRoutes, roleRoutes } from './aliases.js';
 import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
+import { cypherRoutes } from './cypher.js';
 import { datapipeRoutes } from './datapipe.js';
 import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
 import { graphDataRoutes } from './graph-data.js';
 import { identityRoutes } from './identity.js';
+import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
+import { selectorPreviewRoutes } from './selector-preview.js';
 import { tagRoutes } from './tag-routes.js';
 
 const DECLARED: RestRoute[] = [
@@ -19,6 +22,8 @@ const DECLARED: RestRoute[] = [
   ...collectorRoutes,
   ...adminRoutes,
   ...accountRoutes,
+  ...savedQueryRoutes,
+  ...selectorPreviewRoutes,
 ];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
@@ -29,5 +34,6 @@ export const ROUTES: RestRoute[] = [
   ...roleRoutes,
   ...jobListRoutes,
   ...tagRoutes,
+  ...cypherRoutes,
   ...aliasRoutes(DECLARED),
 ];
