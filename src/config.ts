@@ -74,6 +74,7 @@ const schema = z.object({
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().positive().default(5),
   COSTLY_WORK_PER_CALLER: z.coerce.number().int().positive().default(2),
   COSTLY_WORK_TOTAL: z.coerce.number().int().positive().default(2),
+  ANALYSIS_MAX_DELAY_SECONDS: z.coerce.number().min(0).default(30),
   ARCHIVE_MAX_ENTRIES: z.coerce.number().int().positive().default(1000),
   ARCHIVE_MAX_EXPANDED_BYTES: z.coerce
     .number()
@@ -147,6 +148,8 @@ export type Config = {
   maxBodyBytesInFlightPerAddress: number;
   /** Time limits of a request: its headers, an in-memory body, a pause in an upload, the whole request; keep-alive. */
   timeouts: { headersMs: number; bodyMs: number; uploadIdleMs: number; requestMs: number; keepAliveMs: number };
+  /** Longest a job whose files are done waits for analysis while other jobs still ingest. */
+  analysisMaxDelayMs: number;
   /** Costly operations (pages of a thousand, Cypher) running at once per caller and in all. */
   costlyWork: { perCaller: number; total: number };
   /** Uploaded archives (zip, gzip): entries, bytes they may expand to, and times their compressed size. */
@@ -227,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    analysisMaxDelayMs: e.ANALYSIS_MAX_DELAY_SECONDS * 1000,
     costlyWork: { perCaller: e.COSTLY_WORK_PER_CALLER, total: e.COSTLY_WORK_TOTAL },
     archiveLimits: {
       maxArchiveEntries: e.ARCHIVE_MAX_ENTRIES,

@@ -204,6 +204,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     onJobFinished: (job, files) => collectionJobs.jobFinished(job, files),
     onRunEnd: () => collectionJobs.repairStranded(),
     limits: config.archiveLimits,
+    analysisMaxDelayMs: config.analysisMaxDelayMs,
   });
   const graphData = createGraphDataStore(db);
   const dataQuality = createDataQualityService({ store: graphData, clock });

@@ -62,6 +62,11 @@ export interface DatapipeDeps {
   onJobFinished?: JobFinishedListener;
   /** Runs after every pipeline run that ended without error (repairs, sweeps); a failure is logged. */
   onRunEnd?: () => Promise<void>;
+  /**
+   * Longest a job whose files are done waits for analysis while other jobs still ingest (then analysis runs between
+   * two files). @default 30000
+   */
+  analysisMaxDelayMs?: number;
   /** Size bounds of uploaded files and archives (ARCHIVE_MAX_*); DEFAULT_LIMITS where absent. */
   limits?: Partial<IngestLimits>;
 }
@@ -125,9 +130,18 @@ export function createDatapipeService(deps: DatapipeDeps) {
     const updated = await store.countFailed(job.id);
     const message = `ingested ${updated.totalFiles - updated.failedFiles} of ${updated.totalFiles} files; analysis pending`;
     if (!(await store.ingested(job.id, message))) return;
+    analysisWaitsSince ??= Date.now();
     await store.requestAnalysis(`upload job ${job.id}`);
     fs.rmSync(path.join(deps.uploadsDir, String(job.id)), { recursive: true, force: true });
   }
+
+  /**
+   * Since when a job whose files are done has waited for analysis (this process's). Analysis runs once the ingest
+   * queue is empty, or once one has waited `analysisMaxDelayMs` (another caller's big job does not hold a small job's
+   * completion either); ingest goes on after it.
+   */
+  let analysisWaitsSince: number | undefined;
+  const analysisDue = () => analysisWaitsSince !== undefined && Date.now() - analysisWaitsSince >= (deps.analysisMaxDelayMs ?? 30_000);
 
   // One file at a time, callers taking turns (ingest-turns.ts).
   const turns = createIngestTurns({ store, instance, leaseS, ingestFile, finishJob });
@@ -175,7 +189,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
     if ((await store.hasWork(instance)) && (await store.claim(instance, 'ingesting', leaseS))) {
       try {
         await withHeartbeat(async () => {
-          while (!stopped && (await turns.next()));
+          while (!stopped && !analysisDue() && (await turns.next()));
         });
       } finally {
         await store.release(instance);
@@ -183,6 +197,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       }
     }
     if (await store.claim(instance, 'analyzing', leaseS)) {
+      analysisWaitsSince = undefined;
       const jobs = await store.jobsInStatus(JOB_STATUS.analyzing);
       let result: AnalysisResult | undefined;
       let why: string | undefined;
@@ -214,6 +229,9 @@ export function createDatapipeService(deps: DatapipeDeps) {
       }
       await finishJobs(jobs, result, why);
       again = true; // a request that arrived during the run is picked up next
+    } else if (analysisDue()) {
+      // Another process holds the pipeline: ingest here is not held back for an analysis it cannot run now.
+      analysisWaitsSince = undefined;
     }
   }
 
