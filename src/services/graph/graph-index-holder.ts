@@ -1,3 +1,4 @@
+import { runOutsideScope } from '../../scope.js';
 import { GraphIndex } from '../../graph/index/graph-index.js';
 import type { GraphStore } from '../../graph/store.js';
 import type { Logger } from '../../logger.js';
@@ -130,7 +131,9 @@ export class GraphIndexHolder {
     if (this.stopping.signal.aborted) return Promise.reject(this.stopping.signal.reason as Error);
     const started = Date.now();
     this.again = false;
-    this.building = GraphIndex.build(this.store, this.stopping.signal)
+    // Outside the scope of the request that happened to start it: every request waiting shares the build, and one
+    // whose client left (or whose deadline passed) must not fail the others with its 504.
+    this.building = runOutsideScope(() => GraphIndex.build(this.store, this.stopping.signal))
       .then((index) => {
         this.index = index; // the swap: queries that start from here on see the new index
         this.checkedAt = Date.now();
