@@ -15,6 +15,8 @@ import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { graphDataResolvers } from './resolvers/graph-data.js';
 import { identityResolvers } from './resolvers/identity.js';
+import { savedQueriesResolvers } from './resolvers/saved-queries.js';
+import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -39,6 +41,8 @@ const RESOLVERS: Resolvers[] = [
   adminResolvers,
   accountsResolvers,
   cypherResolvers,
+  savedQueriesResolvers,
+  selectorPreviewResolvers,
 ];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { currentScope } from '../scope.js';
 import type { Database } from '../db/pool.js';
 import { createPermissionsStore } from '../db/stores/identity/permissions-store.js';
 import { createPrincipalsStore } from '../db/stores/identity/principals-store.js';
@@ -55,6 +56,9 @@ import { createAccountsService } from '../services/identity/accounts.js';
 import { createLoginThrottleStore } from '../db/stores/identity/login-throttle-store.js';
 import { createAppConfigStore } from '../db/stores/app/app-config-store.js';
 import { createAppConfigService } from '../services/app/app-config.js';
+import { createSavedQueriesStore } from '../db/stores/queries/saved-queries-store.js';
+import { createSavedQueriesService } from '../services/queries/saved-queries.js';
+import { createPrebuiltQueriesService } from '../services/queries/prebuilt-queries.js';
 import { createGraphDataStore } from '../db/stores/graphdata/graph-data-store.js';
 import { createAclStore } from '../db/stores/graphdata/acl-store.js';
 import { createClearDatabaseService } from '../services/graphdata/clear-database.js';
@@ -188,7 +192,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
     analysisHeapBytes: config.analysisMaxHeapMb === undefined ? undefined : config.analysisMaxHeapMb * 1024 ** 2,
-    tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    tierZeroSeeds: () => assetGroups.tierZeroSeeds(),
     citrixRdpSupport: () => appConfig.citrixRdpSupport(),
     // Zones follow the new graph; data quality is recorded once per run, for the history endpoints.
     afterAnalysis: async () => {
@@ -237,6 +241,15 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     graph: graphStore,
     tx: (fn) => db.tx(fn),
     bind: createTagsStore,
+    cypher: {
+      check: (query) => void cypher.validate(query),
+      // A seed's own bound, within the request's deadline when a request evaluates it (previews).
+      nodeIds: async (query, bound) => {
+        const own = Date.now() + bound.deadlineMs;
+        const deadline = Math.min(own, currentScope()?.deadline ?? own);
+        return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+      },
+    },
   });
   const sso = createSsoService({
     store: createSsoStore(db),
@@ -254,6 +267,14 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     tx: (fn) => db.tx(fn),
     clock,
     log: log.child({ module: 'accounts' }),
+  });
+
+  const savedQueries = createSavedQueriesService({
+    store: createSavedQueriesStore(db),
+    tx: (fn) => db.tx(fn),
+    bind: createSavedQueriesStore,
+    checkCypher: (query) => void cypher.validate(query),
+    importMaxBytes: config.maxJsonBodyBytes,
   });
 
   const services: Services = {
@@ -279,6 +300,8 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     assetGroups,
     sso,
     appConfig,
+    savedQueries,
+    prebuiltQueries: createPrebuiltQueriesService(),
     clearDatabase,
     dataQuality,
     explanations,

@@ -9,9 +9,6 @@ import { useTestApp } from '../helpers/app';
  * says why). A 404 for an unknown id is fine: the route exists. Nothing may answer 500.
  */
 const NOT_SERVED: Record<string, string> = {
-  'GET /api/v2/saved-queries': 'saved Cypher queries: with Cypher',
-  'POST /api/v2/saved-queries': 'saved Cypher queries: with Cypher',
-  'DELETE /api/v2/saved-queries/{id}': 'saved Cypher queries: with Cypher',
   'GET /api/v2/audit': 'audit log not kept yet',
   'POST /api/v2/asset-groups': 'legacy asset groups: replaced by asset-group-tags',
   'GET /api/v2/asset-groups/{id}': 'legacy asset groups',
@@ -47,18 +44,10 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/fed-eula/text': 'Enterprise FedRAMP EULA',
   'PUT /api/v2/features/{id}/toggle': 'feature flags describe what this service does; none can be switched',
   'GET /api/v2/assets/{id}': 'the UI assets are not served by this API',
-  'PUT /api/v2/saved-queries/{id}': 'saved Cypher queries: with Cypher',
-  'GET /api/v2/saved-queries/export': 'saved Cypher queries: with Cypher',
-  'GET /api/v2/saved-queries/{id}/export': 'saved Cypher queries: with Cypher',
-  'POST /api/v2/saved-queries/import': 'saved Cypher queries: with Cypher',
-  'GET /api/v2/saved-queries/{id}/permissions': 'saved Cypher queries: with Cypher',
-  'PUT /api/v2/saved-queries/{id}/permissions': 'saved Cypher queries: with Cypher',
-  'DELETE /api/v2/saved-queries/{id}/permissions': 'saved Cypher queries: with Cypher',
   'GET /api/v2/asset-group-tags-history': 'zone history: not recorded yet',
   'POST /api/v2/asset-group-tags-history': 'zone history: not recorded yet',
   'POST /api/v2/asset-group-tags/search': 'zone search: not yet',
   'GET /api/v2/asset-group-tags/{id}/selectors/{id}/members/counts': 'selector member counts: not yet',
-  'POST /api/v2/asset-group-tags/preview-selectors': 'selector preview needs Cypher seeds (with Cypher)',
   'GET /api/v2/findings/{id}': 'Enterprise attack-path findings',
   'GET /api/v2/attack-paths/finding-trends': 'Enterprise posture',
   'GET /api/v2/posture-history/{id}': 'Enterprise posture',

@@ -9,7 +9,9 @@ import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
 import { graphDataRoutes } from './graph-data.js';
 import { identityRoutes } from './identity.js';
+import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
+import { selectorPreviewRoutes } from './selector-preview.js';
 import { tagRoutes } from './tag-routes.js';
 
 const DECLARED: RestRoute[] = [
@@ -20,6 +22,8 @@ const DECLARED: RestRoute[] = [
   ...collectorRoutes,
   ...adminRoutes,
   ...accountRoutes,
+  ...savedQueryRoutes,
+  ...selectorPreviewRoutes,
 ];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
