@@ -32,16 +32,31 @@ export function createIngestTurns(deps: IngestTurnsDeps) {
     return inCollectionOrder(pending, (f) => fileType(f.path, f.originalName));
   };
 
-  /** The file being ingested stops when its job is canceled on another replica (looked up every second). */
+  /**
+   * The file being ingested stops when its job is canceled on another replica: its status is looked up a second
+   * after the previous look-up answered, one at a time (on the embedded store a look-up waits for the file's own
+   * transaction, and a timer firing regardless would pile them up on the pool).
+   */
   function watchForCancel(jobId: number, controller: AbortController): () => void {
-    const timer = setInterval(() => {
-      store.jobStatus(jobId).then(
-        (status) => status === JOB_STATUS.canceled && controller.abort(),
-        () => undefined,
-      );
-    }, deps.cancelCheckMs ?? 1000);
-    timer.unref();
-    return () => clearInterval(timer);
+    let timer: NodeJS.Timeout | undefined;
+    let watching = true;
+    const look = () => {
+      timer = setTimeout(() => {
+        store.jobStatus(jobId).then(
+          (status) => {
+            if (status === JOB_STATUS.canceled) controller.abort();
+            else if (watching) look();
+          },
+          () => watching && look(),
+        );
+      }, deps.cancelCheckMs ?? 1000);
+      timer.unref();
+    };
+    look();
+    return () => {
+      watching = false;
+      clearTimeout(timer);
+    };
   }
 
   return {
