@@ -23,6 +23,7 @@ import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 import { mountRestRoutes } from './rest-router.js';
+import { cookieSession, mountUi } from './ui/index.js';
 import './types.js';
 
 export interface AppDeps {
@@ -31,12 +32,15 @@ export interface AppDeps {
   log: Logger;
   schema: GraphQLSchema;
   runner: OperationRunner;
+  /** The built web app (default: dist/web). */
+  uiDir?: string;
 }
 
 /**
  * The whole HTTP surface, without listening (tests drive it with supertest). Middleware order, once:
  * request id → security headers → request log → Prefer deadline → per route: rate limit → edition → body →
- * authenticate → operation; then /graphql; then the 404 wrapper and the error handler.
+ * authenticate → operation; then /graphql; then the web app (/ui); then the 404 wrapper and the error handler.
+ * The web app's session cookie becomes a Bearer header before any of the routes (ui/cookie-session.ts).
  */
 export function buildApp(deps: AppDeps): Express {
   const { services, config, log } = deps;
@@ -51,6 +55,8 @@ export function buildApp(deps: AppDeps): Express {
   app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(accessLog(log));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
+  // The web app's session cookie (with its CSRF header) stands for a Bearer header from here on.
+  app.use(cookieSession({ rootUrl: config.rootUrl }));
 
   const limiter = rateLimiter({ rps: config.rateLimitRps });
   const auth = authenticate([jwtStrategy(services.identity), signatureStrategy(services.tokens)]);
@@ -65,9 +71,10 @@ export function buildApp(deps: AppDeps): Express {
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
+  const envelope = restEngine(yoga, contextFactory);
   mountRestRoutes(app, ROUTES, {
     runner: deps.runner,
-    envelope: restEngine(yoga, contextFactory),
+    envelope,
     edition: config.edition,
     limiter,
     authenticate: auth,
@@ -90,6 +97,8 @@ export function buildApp(deps: AppDeps): Express {
     auth,
     (req, res) => yoga(req, res, { req, res }),
   );
+
+  mountUi(app, { runner: deps.runner, envelope, limiter, authenticate: auth, bodyOpts, rootUrl: config.rootUrl, dir: deps.uiDir });
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));

@@ -43,7 +43,7 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
     const handler = (req: Request, res: Response): void | Promise<void> => {
       // Answer 401 before looking at parameters, as a caller without credentials learns nothing from a 400.
       if (needsCaller && !req.session) throw unauthorized(first.context, MSG.notAuthenticated);
-      const rreq: RestRequest = { headers: req.headers, session: req.session ?? null, upload: req.upload };
+      const rreq: RestRequest = { headers: req.headers, session: req.session ?? null, secure: req.secure, upload: req.upload };
       let chosen: { route: RestRoute; input: RouteInput<unknown, unknown, unknown> } | undefined;
       for (const route of group) {
         const input = inputOf(route, req);
