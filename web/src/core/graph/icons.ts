@@ -1,0 +1,101 @@
+import type { IconDefinition } from '@fortawesome/free-solid-svg-icons';
+import {
+  faArrowsLeftRightToLine,
+  faBolt,
+  faBox,
+  faBoxOpen,
+  faBuilding,
+  faClipboardCheck,
+  faClipboardList,
+  faCloud,
+  faCube,
+  faCubes,
+  faDesktop,
+  faGear,
+  faGlobe,
+  faIdBadge,
+  faIdCard,
+  faKey,
+  faLandmark,
+  faList,
+  faLock,
+  faObjectGroup,
+  faQuestion,
+  faRobot,
+  faServer,
+  faSitemap,
+  faStore,
+  faUser,
+  faUsers,
+  faWindowRestore,
+} from '@fortawesome/free-solid-svg-icons';
+
+/**
+ * The icons the built-in node kinds use (src/graph/kinds.ts names them), bundled with the first load. Any other
+ * icon name (a custom node kind's) comes from the whole free icon set, loaded once when a custom kind needs it.
+ */
+const BUILTIN: Record<string, IconDefinition> = {
+  'arrows-left-right-to-line': faArrowsLeftRightToLine,
+  bolt: faBolt,
+  box: faBox,
+  'box-open': faBoxOpen,
+  building: faBuilding,
+  'clipboard-check': faClipboardCheck,
+  'clipboard-list': faClipboardList,
+  cloud: faCloud,
+  cog: faGear,
+  cube: faCube,
+  cubes: faCubes,
+  desktop: faDesktop,
+  globe: faGlobe,
+  'id-badge': faIdBadge,
+  'id-card': faIdCard,
+  key: faKey,
+  landmark: faLandmark,
+  list: faList,
+  lock: faLock,
+  'object-group': faObjectGroup,
+  question: faQuestion,
+  robot: faRobot,
+  server: faServer,
+  sitemap: faSitemap,
+  store: faStore,
+  user: faUser,
+  users: faUsers,
+  'window-restore': faWindowRestore,
+};
+
+/** An icon as an SVG data URL (what sigma's image program and an <img> both draw). */
+export function iconUrl(def: IconDefinition, color = '#000000'): string {
+  const [w, h, , , path] = def.icon;
+  const d = Array.isArray(path) ? path.join(' ') : path;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}"><path fill="${color}" d="${d}"/></svg>`;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
+
+let fullSet: Promise<Map<string, IconDefinition>> | undefined;
+
+/** The whole free solid set by name and alias (a separate chunk, fetched from this server on first use). */
+function loadFullSet(): Promise<Map<string, IconDefinition>> {
+  fullSet ??= import('@fortawesome/free-solid-svg-icons').then((mod) => {
+    const byName = new Map<string, IconDefinition>();
+    for (const v of Object.values(mod)) {
+      const def = v as IconDefinition;
+      if (!def || typeof def !== 'object' || !('iconName' in def) || !Array.isArray(def.icon)) continue;
+      if (!byName.has(def.iconName)) byName.set(def.iconName, def);
+      for (const alias of def.icon[2]) if (typeof alias === 'string' && !byName.has(alias)) byName.set(alias, def);
+    }
+    return byName;
+  });
+  return fullSet;
+}
+
+/** The built-in icon of that name, if it is one. */
+export function builtinIcon(name: string): IconDefinition | undefined {
+  return BUILTIN[name];
+}
+
+/** Any icon of the set by name (custom node kinds); the question mark when the set has no such icon. */
+export async function resolveIcon(name: string): Promise<IconDefinition> {
+  return BUILTIN[name] ?? (await loadFullSet()).get(name) ?? faQuestion;
+}
