@@ -13,6 +13,7 @@ import { enumResolvers } from './resolvers/enums.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { identityResolvers } from './resolvers/identity.js';
+import { savedQueriesResolvers } from './resolvers/saved-queries.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -35,6 +36,7 @@ const RESOLVERS: Resolvers[] = [
   collectorsResolvers,
   adminResolvers,
   accountsResolvers,
+  savedQueriesResolvers,
 ];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */

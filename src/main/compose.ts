@@ -53,6 +53,9 @@ import { createAccountsService } from '../services/identity/accounts.js';
 import { createLoginThrottleStore } from '../db/stores/identity/login-throttle-store.js';
 import { createAppConfigStore } from '../db/stores/app/app-config-store.js';
 import { createAppConfigService } from '../services/app/app-config.js';
+import { createSavedQueriesStore } from '../db/stores/queries/saved-queries-store.js';
+import { createSavedQueriesService } from '../services/queries/saved-queries.js';
+import { createPrebuiltQueriesService } from '../services/queries/prebuilt-queries.js';
 
 export interface ComposeDeps {
   db: Database;
@@ -235,6 +238,14 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     log: log.child({ module: 'accounts' }),
   });
 
+  const savedQueries = createSavedQueriesService({
+    store: createSavedQueriesStore(db),
+    tx: (fn) => db.tx(fn),
+    bind: createSavedQueriesStore,
+    checkCypher: () => undefined,
+    importMaxBytes: config.maxJsonBodyBytes,
+  });
+
   const services: Services = {
     storage: d.storage,
     edition: config.edition,
@@ -257,6 +268,8 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     assetGroups,
     sso,
     appConfig,
+    savedQueries,
+    prebuiltQueries: createPrebuiltQueriesService(),
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

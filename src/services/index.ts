@@ -16,6 +16,8 @@ import type { JobListsService } from './collectors/job-lists.js';
 import type { Loaders } from './collectors/loaders.js';
 import type { PermissionsService } from './identity/permissions.js';
 import type { Scheduler } from './collectors/scheduler.js';
+import type { PrebuiltQueriesService } from './queries/prebuilt-queries.js';
+import type { SavedQueriesService } from './queries/saved-queries.js';
 import type { SearchService } from './graph/search.js';
 import type { SecretsService } from './identity/secrets.js';
 import type { SsoService } from './identity/sso.js';
@@ -49,6 +51,10 @@ export interface Services {
   customNodes: CustomNodesService;
   assetGroups: AssetGroupsService;
   sso: SsoService;
+  /** Saved Cypher queries: CRUD, sharing, import and export. */
+  savedQueries: SavedQueriesService;
+  /** The catalogue of pre-built queries. */
+  prebuiltQueries: PrebuiltQueriesService;
   /** Runtime parameters (GET|PUT /api/v2/config). */
   appConfig: AppConfigService;
   /** Fresh batch loaders for one request. */

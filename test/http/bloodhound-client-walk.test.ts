@@ -10,9 +10,6 @@ import { useTestApp } from '../helpers/app';
  */
 const NOT_SERVED: Record<string, string> = {
   'POST /api/v2/graphs/cypher': 'Cypher: no Cypher engine over the PostgreSQL graph yet (own issue)',
-  'GET /api/v2/saved-queries': 'saved Cypher queries: with Cypher',
-  'POST /api/v2/saved-queries': 'saved Cypher queries: with Cypher',
-  'DELETE /api/v2/saved-queries/{id}': 'saved Cypher queries: with Cypher',
   'POST /api/v2/clear-database': 'graph deletion has its own issue',
   'GET /api/v2/audit': 'audit log not kept yet',
   'POST /api/v2/asset-groups': 'legacy asset groups: replaced by asset-group-tags',

@@ -9,6 +9,7 @@ import { DATAPIPE_STATE, END_JOB_STATUS, FILE_STATUS, JOB_STATUS } from '../../s
 import { NODE_SORT_COLUMN } from '../../services/graph/node-lists.js';
 import { SSO_PROVIDER_TYPE } from '../../services/identity/sso.js';
 import { enumResolver } from '../../services/common/enums.js';
+import { FILTER_COLUMN, SCOPE, SORT_COLUMN } from '../../services/queries/list-params.js';
 
 /** Closed sets: GraphQL names, services' values (BloodHound's numbers), one table each (src/services/common/enums.ts). */
 export const enumResolvers: Resolvers = {
@@ -27,4 +28,7 @@ export const enumResolvers: Resolvers = {
   EventSortColumn: enumResolver(EVENT_SORT_COLUMN),
   NodeSortColumn: enumResolver(NODE_SORT_COLUMN),
   Edition: enumResolver(EDITION),
+  SavedQueryScope: enumResolver(SCOPE),
+  SavedQuerySortColumn: enumResolver(SORT_COLUMN),
+  SavedQueryFilterColumn: enumResolver(FILTER_COLUMN),
 };

@@ -7,10 +7,19 @@ import { datapipeRoutes } from './datapipe.js';
 import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
 import { identityRoutes } from './identity.js';
+import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
 import { tagRoutes } from './tag-routes.js';
 
-const DECLARED: RestRoute[] = [...identityRoutes, ...graphRoutes, ...datapipeRoutes, ...collectorRoutes, ...adminRoutes, ...accountRoutes];
+const DECLARED: RestRoute[] = [
+  ...identityRoutes,
+  ...graphRoutes,
+  ...datapipeRoutes,
+  ...collectorRoutes,
+  ...adminRoutes,
+  ...accountRoutes,
+  ...savedQueryRoutes,
+];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */
 export const ROUTES: RestRoute[] = [
