@@ -80,6 +80,17 @@ describe('the web app session cookie', () => {
     expect(anon.status).toBe(401);
   });
 
+  it('says whether the browser is signed in, 200 either way', async () => {
+    const cookie = cookieOf(await signIn());
+    const yes = await request(t.app).get('/ui/session').set('Cookie', cookie).set(CSRF);
+    expect(yes.body).toEqual({ data: { user_id: expect.any(String), principal_name: 'admin' } });
+    const no = await request(t.app).get('/ui/session').set(CSRF);
+    expect(no.status).toBe(200);
+    expect(no.body).toEqual({ data: null });
+    const stale = await request(t.app).get('/ui/session').set('Cookie', 'gas_session=not.a.jwt').set(CSRF);
+    expect(stale.body).toEqual({ data: null });
+  });
+
   it('logs out on the server: the cookie is cleared and the same cookie no longer works', async () => {
     const cookie = cookieOf(await signIn());
     const out = await request(t.app).delete('/ui/session').set('Cookie', cookie).set(CSRF);

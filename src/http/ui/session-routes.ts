@@ -51,8 +51,8 @@ function lenient(authenticate: RequestHandler): RequestHandler {
 /**
  * The web app's sign-in and sign-out. `POST /ui/session` runs the same Login operation as `POST /api/v2/login`
  * (throttling, disabled users, expired passwords) and hands the session JWT to the browser as an HttpOnly cookie
- * instead of in the body, so no page script ever holds it. `DELETE /ui/session` ends the session on the server
- * (Logout) and removes the cookie.
+ * instead of in the body, so no page script ever holds it. `GET /ui/session` says whether the cookie holds a live
+ * session. `DELETE /ui/session` ends the session on the server (Logout) and removes the cookie.
  */
 export function mountSessionRoutes(app: Express, deps: SessionRoutesDeps): void {
   const guard = fromTheApp(deps.rootUrl);
@@ -68,6 +68,12 @@ export function mountSessionRoutes(app: Express, deps: SessionRoutesDeps): void 
         res.json({ data: { user_id: login.userId, auth_expired: login.authExpired } });
       },
     );
+  });
+  // Whether the browser holds a live session: 200 either way, so the app's first look never logs a failed request.
+  app.get('/ui/session', deps.limiter('GET /ui/session'), guard, deps.noBody, lenient(deps.authenticate), (req: Request, res: Response) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const s = req.session;
+    res.json({ data: s?.kind === 'user' ? { user_id: s.userId, principal_name: s.principalName } : null });
   });
   app.delete(
     '/ui/session',

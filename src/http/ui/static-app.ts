@@ -7,14 +7,18 @@ import { notFound, unavailable } from '../../errors.js';
 /** Where `npm run build` writes the web app (web/ → dist/web), from src/http/ui (tests) and dist/http/ui alike. */
 export const UI_DIR = path.resolve(__dirname, '..', '..', '..', 'dist', 'web');
 
+/** sha256 of the text of React Aria's one inline <style> (react-aria-pressable-style); the E2E run fails on drift. */
+export const REACT_ARIA_STYLE_HASH = 'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o=';
+
 /**
  * The app's Content-Security-Policy: scripts, styles, workers and requests from this server only; no inline
- * script and no eval; images may be data: and blob: URLs (node icons are SVG data URLs, PNG export is a blob).
+ * script, no eval, no inline style but React Aria's one by hash; images may be data: and blob: URLs (node icons are SVG data URLs, PNG export is a blob).
  */
 export const UI_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  // React Aria adds one fixed <style> element (its press styles); it is allowed by its hash and nothing else inline.
+  `style-src 'self' '${REACT_ARIA_STYLE_HASH}'`,
   "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",

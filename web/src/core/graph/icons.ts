@@ -1,34 +1,33 @@
 import type { IconDefinition } from '@fortawesome/free-solid-svg-icons';
-import {
-  faArrowsLeftRightToLine,
-  faBolt,
-  faBox,
-  faBoxOpen,
-  faBuilding,
-  faClipboardCheck,
-  faClipboardList,
-  faCloud,
-  faCube,
-  faCubes,
-  faDesktop,
-  faGear,
-  faGlobe,
-  faIdBadge,
-  faIdCard,
-  faKey,
-  faLandmark,
-  faList,
-  faLock,
-  faObjectGroup,
-  faQuestion,
-  faRobot,
-  faServer,
-  faSitemap,
-  faStore,
-  faUser,
-  faUsers,
-  faWindowRestore,
-} from '@fortawesome/free-solid-svg-icons';
+// One module per icon, so the first load carries these icons only, not the whole set.
+import { definition as faArrowsLeftRightToLine } from '@fortawesome/free-solid-svg-icons/faArrowsLeftRightToLine';
+import { definition as faBolt } from '@fortawesome/free-solid-svg-icons/faBolt';
+import { definition as faBox } from '@fortawesome/free-solid-svg-icons/faBox';
+import { definition as faBoxOpen } from '@fortawesome/free-solid-svg-icons/faBoxOpen';
+import { definition as faBuilding } from '@fortawesome/free-solid-svg-icons/faBuilding';
+import { definition as faClipboardCheck } from '@fortawesome/free-solid-svg-icons/faClipboardCheck';
+import { definition as faClipboardList } from '@fortawesome/free-solid-svg-icons/faClipboardList';
+import { definition as faCloud } from '@fortawesome/free-solid-svg-icons/faCloud';
+import { definition as faCube } from '@fortawesome/free-solid-svg-icons/faCube';
+import { definition as faCubes } from '@fortawesome/free-solid-svg-icons/faCubes';
+import { definition as faDesktop } from '@fortawesome/free-solid-svg-icons/faDesktop';
+import { definition as faGear } from '@fortawesome/free-solid-svg-icons/faGear';
+import { definition as faGlobe } from '@fortawesome/free-solid-svg-icons/faGlobe';
+import { definition as faIdBadge } from '@fortawesome/free-solid-svg-icons/faIdBadge';
+import { definition as faIdCard } from '@fortawesome/free-solid-svg-icons/faIdCard';
+import { definition as faKey } from '@fortawesome/free-solid-svg-icons/faKey';
+import { definition as faLandmark } from '@fortawesome/free-solid-svg-icons/faLandmark';
+import { definition as faList } from '@fortawesome/free-solid-svg-icons/faList';
+import { definition as faLock } from '@fortawesome/free-solid-svg-icons/faLock';
+import { definition as faObjectGroup } from '@fortawesome/free-solid-svg-icons/faObjectGroup';
+import { definition as faQuestion } from '@fortawesome/free-solid-svg-icons/faQuestion';
+import { definition as faRobot } from '@fortawesome/free-solid-svg-icons/faRobot';
+import { definition as faServer } from '@fortawesome/free-solid-svg-icons/faServer';
+import { definition as faSitemap } from '@fortawesome/free-solid-svg-icons/faSitemap';
+import { definition as faStore } from '@fortawesome/free-solid-svg-icons/faStore';
+import { definition as faUser } from '@fortawesome/free-solid-svg-icons/faUser';
+import { definition as faUsers } from '@fortawesome/free-solid-svg-icons/faUsers';
+import { definition as faWindowRestore } from '@fortawesome/free-solid-svg-icons/faWindowRestore';
 
 /**
  * The icons the built-in node kinds use (src/graph/kinds.ts names them), bundled with the first load. Any other

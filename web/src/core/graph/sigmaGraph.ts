@@ -10,6 +10,7 @@ export interface NodeDisplay {
   color: string;
   /** The kind's icon as an image URL (drawn dark on the kind's colour). */
   image: string;
+  pictoColor: string;
   /** Rings: owned outside, Tier Zero inside; the node's colour where there is no marker. */
   ownedRing: string;
   tierRing: string;
@@ -50,6 +51,7 @@ export function nodeDisplay(n: ExploreGraph['nodes'][number], ctx: StyleContext)
     size: 12,
     color: icon.color,
     image: ctx.iconImage(icon.icon),
+    pictoColor: '#141414',
     ownedRing: owned ? MARKERS.owned : icon.color,
     tierRing: tierZero ? MARKERS.tierZero : icon.color,
     tierZero,

@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createHttpServer } from '../../src/http/http-server';
+import { createTestApp, login, type TestApp } from '../../test/helpers/app';
+import { GOLDEN_INPUT } from '../../test/helpers/fixtures';
+import { ingestAsAdmin } from '../../test/helpers/upload';
+
+/** Debian's Chromium (.ci/run installs it with apt when it is missing). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Flags for a quiet, offline, repeatable browser: nothing it does on its own reaches the network. */
+export const CHROMIUM_ARGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--metrics-recording-only',
+  '--no-default-browser-check',
+];
+
+/** Headless Chromium with a fresh profile (a new temporary --user-data-dir each launch). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Chromium refuses its sandbox as root (CI runs as root).
+    chromiumSandbox: process.getuid?.() !== 0,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  /** Requests that tried to leave 127.0.0.1 (each was failed). */
+  outside: string[];
+}
+
+/**
+ * A new browser context at 1280×720: every request that leaves 127.0.0.1 is failed and recorded, every console
+ * error and page error recorded, so a test can assert that there were none.
+ */
+export async function openSession(browser: Browser, viewport = { width: 1280, height: 720 }): Promise<BrowserSession> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true, serviceWorkers: 'block' });
+  const errors: string[] = [];
+  const outside: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1') return route.continue();
+    outside.push(url.href);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+  return { context, page, errors, outside };
+}
+
+export interface E2EServer {
+  t: TestApp & { adminJwt: string };
+  /** http://127.0.0.1:<port> */
+  base: string;
+  browser: Browser;
+}
+
+/**
+ * For one test file: the real stack (migrations, services, the app with /ui) on a fresh schema, the golden
+ * TESTLAB collection ingested and analysed, served on an ephemeral port of 127.0.0.1, and one Chromium.
+ */
+export function useE2E(opts: { ingest?: boolean } = {}): E2EServer {
+  const holder = {} as E2EServer;
+  let server: http.Server;
+  beforeAll(async () => {
+    if (!fs.existsSync(path.resolve(__dirname, '..', '..', 'dist', 'web', 'index.html')))
+      throw new Error('The web app is not built: run `npm run build:web` (npm run test:e2e does it).');
+    const t = await createTestApp({ datapipePollMs: 300, indexCheckMs: 300 });
+    holder.t = Object.assign(t, { adminJwt: await login(t.app) });
+    if (opts.ingest !== false) await ingestAsAdmin(holder.t, [...GOLDEN_INPUT]);
+    server = createHttpServer(t.app);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    holder.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    holder.browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await holder.browser?.close();
+    await new Promise((r) => server?.close(r));
+    await holder.t?.close();
+  });
+  return holder;
+}
+
+export const ADMIN = { username: 'admin', password: 'admin-password-for-tests' };
+
+/** Signs in through the form as a person would. */
+export async function signIn(page: Page, base: string, who = ADMIN, at = '/ui/'): Promise<void> {
+  await page.goto(base + at);
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('navigation').waitFor();
+}
+
+/** A temporary directory for downloads and files a test writes. */
+export const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'gas-e2e-'));

@@ -1,0 +1,210 @@
+import { toBlob } from '@sigma/export-image';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import Sigma from 'sigma';
+import type { ExploreGraph } from '../../core/graph/model';
+import { buildCanvasGraph, type CanvasGraph, type StyleContext } from '../../core/graph/sigmaGraph';
+import { layoutById, type LayoutId, type LayoutRun } from '../../core/layouts';
+import { canvasColors } from '../../core/theme/theme';
+import { EDGE_PROGRAMS, NodeProgram } from './programs';
+
+export interface GraphCanvasHandle {
+  zoomIn(): void;
+  zoomOut(): void;
+  fit(): void;
+  /** The picture as drawn, as a PNG. */
+  png(): Promise<Blob>;
+}
+
+export interface GraphCanvasProps {
+  graph: ExploreGraph;
+  style: StyleContext;
+  layout: LayoutId;
+  /** The selected node's or edge's key. */
+  selected?: { type: 'node' | 'edge'; key: string };
+  theme: string;
+  onSelectNode(key: string): void;
+  onSelectEdge(key: string): void;
+  onClear(): void;
+  /** Right click or long press on a node, at a point of the page. */
+  onNodeMenu(key: string, at: { x: number; y: number }): void;
+}
+
+const LONG_PRESS_MS = 550;
+
+/**
+ * The graph canvas (sigma.js, WebGL): nodes with their kind's icon and colour and the Tier Zero / owned rings,
+ * edges labelled with their kind, zoom and pan, nodes dragged to move them, a click to select, right click or long
+ * press for the node menu. Its element tells what it draws (data-node-count, data-edge-count) and whether the
+ * layout is still running (data-layout).
+ */
+export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(function GraphCanvas(props, ref) {
+  const container = useRef<HTMLDivElement>(null);
+  const sigma = useRef<Sigma | null>(null);
+  const graphRef = useRef<CanvasGraph | null>(null);
+  const run = useRef<LayoutRun | null>(null);
+  const cb = useRef(props);
+  cb.current = props;
+  const [drawn, setDrawn] = useState({ nodes: 0, edges: 0, layout: 'idle' as 'idle' | 'running' | 'done' });
+
+  // One renderer for the component's life; graphs are swapped into it.
+  useEffect(() => {
+    const colors = canvasColors();
+    const s = new Sigma(buildCanvasGraph({ nodes: [], edges: [] }, cb.current.style), container.current!, {
+      defaultNodeType: 'node',
+      nodeProgramClasses: { node: NodeProgram },
+      edgeProgramClasses: EDGE_PROGRAMS,
+      renderEdgeLabels: true,
+      enableEdgeEvents: true,
+      labelColor: { color: colors.label },
+      edgeLabelColor: { color: colors.label },
+      labelRenderedSizeThreshold: 4,
+      labelFont: 'system-ui, sans-serif',
+      zIndex: true,
+      minCameraRatio: 0.02,
+      maxCameraRatio: 20,
+      nodeReducer: (key, attrs) => {
+        const sel = cb.current.selected;
+        return sel?.type === 'node' && sel.key === key ? { ...attrs, highlighted: true, zIndex: 1 } : attrs;
+      },
+      edgeReducer: (key, attrs) => {
+        const sel = cb.current.selected;
+        return sel?.type === 'edge' && sel.key === key ? { ...attrs, color: '#4da3ff', size: 4, zIndex: 1 } : attrs;
+      },
+    });
+    sigma.current = s;
+
+    let press: { key: string; timer: number; x: number; y: number } | null = null;
+    let dragging: string | null = null;
+    let moved = false;
+    const cancelPress = () => {
+      if (press) window.clearTimeout(press.timer);
+      press = null;
+    };
+    s.on('downNode', ({ node, event }) => {
+      dragging = node;
+      moved = false;
+      const orig = event.original as MouseEvent | TouchEvent;
+      const pt = 'touches' in orig ? orig.touches[0]! : orig;
+      cancelPress();
+      press = {
+        key: node,
+        x: pt.clientX,
+        y: pt.clientY,
+        timer: window.setTimeout(() => {
+          if (press && !moved) {
+            dragging = null;
+            cb.current.onNodeMenu(press.key, { x: press.x, y: press.y });
+          }
+          press = null;
+        }, LONG_PRESS_MS),
+      };
+    });
+    s.on('moveBody', ({ event }) => {
+      if (!dragging) return;
+      moved = true;
+      cancelPress();
+      const pos = s.viewportToGraph(event);
+      graphRef.current?.mergeNodeAttributes(dragging, { x: pos.x, y: pos.y });
+      event.preventSigmaDefault();
+      event.original.preventDefault();
+    });
+    const drop = () => {
+      dragging = null;
+      cancelPress();
+    };
+    s.on('upNode', drop);
+    s.on('upStage', drop);
+    s.on('clickNode', ({ node }) => {
+      if (!moved) cb.current.onSelectNode(node);
+    });
+    s.on('clickEdge', ({ edge }) => cb.current.onSelectEdge(edge));
+    s.on('clickStage', () => cb.current.onClear());
+    s.on('rightClickNode', ({ node, event }) => {
+      event.preventSigmaDefault();
+      const orig = event.original as MouseEvent;
+      orig.preventDefault();
+      cb.current.onNodeMenu(node, { x: orig.clientX, y: orig.clientY });
+    });
+    s.on('enterNode', () => container.current?.classList.add('pointer'));
+    s.on('leaveNode', () => container.current?.classList.remove('pointer'));
+    const el = container.current!;
+    const noMenu = (e: Event) => e.preventDefault();
+    el.addEventListener('contextmenu', noMenu);
+    return () => {
+      el.removeEventListener('contextmenu', noMenu);
+      run.current?.cancel();
+      s.kill();
+      sigma.current = null;
+    };
+  }, []);
+
+  // A new result: build its graph (keeping positions of nodes drawn before), show it at once, then lay it out.
+  useEffect(() => {
+    const s = sigma.current!;
+    run.current?.cancel();
+    const graph = buildCanvasGraph(props.graph, props.style, graphRef.current ?? undefined);
+    graphRef.current = graph;
+    s.setGraph(graph);
+    s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+    setDrawn({ nodes: graph.order, edges: graph.size, layout: graph.order > 1 ? 'running' : 'done' });
+    if (graph.order <= 1) return;
+    const current = layoutById(props.layout).run(graph);
+    run.current = current;
+    current.done
+      .then(() => {
+        if (run.current !== current) return;
+        s.getCamera().animatedReset({ duration: 200 });
+        setDrawn((d) => ({ ...d, layout: 'done' }));
+      })
+      .catch(() => setDrawn((d) => ({ ...d, layout: 'done' })));
+    // The style context is read when a result arrives; its own changes restyle in place (below).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.graph, props.layout]);
+
+  // Marker and icon changes (owned set, custom kinds loaded) restyle the drawn nodes without a new layout.
+  useEffect(() => {
+    const graph = graphRef.current;
+    if (!graph) return;
+    const byKey = new Map(props.graph.nodes.map((n) => [n.key, n]));
+    const rebuilt = buildCanvasGraph({ nodes: props.graph.nodes, edges: [] }, props.style);
+    graph.forEachNode((key) => {
+      if (!byKey.has(key) || !rebuilt.hasNode(key)) return;
+      const { x: _x, y: _y, ...style } = rebuilt.getNodeAttributes(key);
+      graph.mergeNodeAttributes(key, style);
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.style]);
+
+  useEffect(() => {
+    sigma.current?.refresh({ skipIndexation: true });
+  }, [props.selected]);
+
+  useEffect(() => {
+    const colors = canvasColors();
+    const s = sigma.current;
+    if (!s) return;
+    s.setSetting('labelColor', { color: colors.label });
+    s.setSetting('edgeLabelColor', { color: colors.label });
+    graphRef.current?.updateEachEdgeAttributes((_k, a) => ({ ...a, color: colors.edge }));
+  }, [props.theme]);
+
+  useImperativeHandle(ref, () => ({
+    zoomIn: () => void sigma.current?.getCamera().animatedZoom({ duration: 200 }),
+    zoomOut: () => void sigma.current?.getCamera().animatedUnzoom({ duration: 200 }),
+    fit: () => void sigma.current?.getCamera().animatedReset({ duration: 200 }),
+    png: () => toBlob(sigma.current!, { format: 'png', backgroundColor: canvasColors().background }),
+  }));
+
+  return (
+    <div
+      ref={container}
+      className="canvas"
+      role="img"
+      aria-label="Graph"
+      aria-roledescription="graph canvas"
+      data-node-count={drawn.nodes}
+      data-edge-count={drawn.edges}
+      data-layout={drawn.layout}
+    />
+  );
+});

@@ -1,0 +1,67 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { RouterProvider } from 'react-aria-components';
+import { BrowserRouter, Navigate, Route, Routes, useHref, useLocation, useNavigate, type NavigateOptions } from 'react-router';
+import { LoginPage } from '../components/Login/LoginPage';
+import { Shell } from '../components/Shell/Shell';
+import { Loading } from '../components/common/Loading';
+import { ExplorePage } from '../components/Explore/ExplorePage';
+import { useSession } from './session/session';
+
+// Pages away from Explore load on first visit: the first load carries only sign-in and Explore.
+const FileIngestPage = lazy(() => import('../components/FileIngest/FileIngestPage'));
+const AdministrationPage = lazy(() => import('../components/Administration/AdministrationPage'));
+
+declare module 'react-aria-components' {
+  interface RouterConfig {
+    routerOptions: NavigateOptions;
+  }
+}
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false, staleTime: 30_000 } },
+});
+
+/** Signed out, every page is the sign-in form (the address is kept, so a shared link opens after signing in). */
+function Gate() {
+  const session = useSession();
+  const location = useLocation();
+  if (session.isPending) return <Loading label="Loading" />;
+  if (!session.data) return <LoginPage />;
+  if (location.pathname === '/login') return <Navigate to="/explore" replace />;
+  return (
+    <Shell user={session.data}>
+      <Suspense fallback={<Loading label="Loading" />}>
+        <Routes>
+          <Route path="/" element={<Navigate to="/explore" replace />} />
+          <Route path="/explore" element={<ExplorePage />} />
+          <Route path="/ingest" element={<FileIngestPage />} />
+          <Route path="/administration/*" element={<AdministrationPage user={session.data} />} />
+          <Route path="*" element={<Navigate to="/explore" replace />} />
+        </Routes>
+      </Suspense>
+    </Shell>
+  );
+}
+
+/** React Aria's links navigate through the router (client-side, under /ui/). */
+function AriaRouter({ children }: { children: React.ReactNode }) {
+  const navigate = useNavigate();
+  return (
+    <RouterProvider navigate={navigate} useHref={useHref}>
+      {children}
+    </RouterProvider>
+  );
+}
+
+export function Root() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter basename="/ui">
+        <AriaRouter>
+          <Gate />
+        </AriaRouter>
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}
