@@ -1,13 +1,8 @@
 import fs from 'node:fs';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createHttpServer } from '../../src/http/http-server';
-import { createTestApp, login, type TestApp } from '../../test/helpers/app';
-import { GOLDEN_INPUT } from '../../test/helpers/fixtures';
-import { ingestAsAdmin } from '../../test/helpers/upload';
+import { startStack, type Stack } from './stack';
 
 /** Debian's Chromium (.ci/run installs it with apt when it is missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -68,10 +63,7 @@ export async function openSession(browser: Browser, viewport = { width: 1280, he
   return { context, page, errors, outside };
 }
 
-export interface E2EServer {
-  t: TestApp & { adminJwt: string };
-  /** http://127.0.0.1:<port> */
-  base: string;
+export interface E2EServer extends Omit<Stack, 'close'> {
   browser: Browser;
 }
 
@@ -81,22 +73,16 @@ export interface E2EServer {
  */
 export function useE2E(opts: { ingest?: boolean } = {}): E2EServer {
   const holder = {} as E2EServer;
-  let server: http.Server;
+  let stack: Stack | undefined;
   beforeAll(async () => {
     if (!fs.existsSync(path.resolve(__dirname, '..', '..', 'dist', 'web', 'index.html')))
       throw new Error('The web app is not built: run `npm run build:web` (npm run test:e2e does it).');
-    const t = await createTestApp({ datapipePollMs: 300, indexCheckMs: 300 });
-    holder.t = Object.assign(t, { adminJwt: await login(t.app) });
-    if (opts.ingest !== false) await ingestAsAdmin(holder.t, [...GOLDEN_INPUT]);
-    server = createHttpServer(t.app);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    holder.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    holder.browser = await launchChromium();
+    stack = await startStack(opts);
+    Object.assign(holder, { t: stack.t, base: stack.base, browser: await launchChromium() });
   }, 120_000);
   afterAll(async () => {
     await holder.browser?.close();
-    await new Promise((r) => server?.close(r));
-    await holder.t?.close();
+    await stack?.close();
   });
   return holder;
 }

@@ -42,7 +42,7 @@ export function ExplorePage() {
   const toast = useToast();
 
   const style = useMemo<StyleContext>(
-    () => ({ custom, owned, iconImage: (name) => iconImage(name, () => setIconsLoaded((n) => n + 1)), edgeColor: canvasColors().edge }),
+    () => ({ custom, owned, iconImage: (name) => iconImage(name, () => setIconsLoaded((n) => n + 1)), edgeColor: canvasColors().edge, gapColor: canvasColors().background }),
     // iconsLoaded and theme are here to restyle once a custom icon arrives or the theme changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [custom, owned, iconsLoaded, theme],
@@ -133,7 +133,7 @@ export function ExplorePage() {
           <label className="sr-only" htmlFor="layout">
             Layout
           </label>
-          <select id="layout" value={layout} onChange={(e) => setLayout(e.target.value as LayoutId)}>
+          <select id="layout" style={{ width: 190 }} value={layout} onChange={(e) => setLayout(e.target.value as LayoutId)}>
             {LAYOUTS.map((l) => (
               <option key={l.id} value={l.id}>
                 {l.label}
@@ -153,15 +153,21 @@ export function ExplorePage() {
           <button type="button" onClick={() => canvas.current?.fit()}>
             Fit
           </button>
-          <button type="button" disabled={!graph.nodes.length} onClick={() => downloadBlob('graph.json', new Blob([exportJson(graph)], { type: 'application/json' }))}>
-            Export JSON
+          <button
+            type="button"
+            aria-label="Export JSON"
+            disabled={!graph.nodes.length}
+            onClick={() => downloadBlob('graph.json', new Blob([exportJson(graph)], { type: 'application/json' }))}
+          >
+            ↓ JSON
           </button>
           <button
             type="button"
+            aria-label="Export PNG"
             disabled={!graph.nodes.length}
             onClick={() => void canvas.current?.png().then((blob) => downloadBlob('graph.png', blob))}
           >
-            Export PNG
+            ↓ PNG
           </button>
         </div>
         <div style={{ visibility: mode === 'graph' ? 'visible' : 'hidden' }}>

@@ -2,10 +2,10 @@ import { toBlob } from '@sigma/export-image';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import Sigma from 'sigma';
 import type { ExploreGraph } from '../../core/graph/model';
-import { buildCanvasGraph, type CanvasGraph, type StyleContext } from '../../core/graph/sigmaGraph';
+import { buildCanvasGraph, nodeDisplay, type CanvasGraph, type NodeDisplay, type StyleContext } from '../../core/graph/sigmaGraph';
 import { layoutById, type LayoutId, type LayoutRun } from '../../core/layouts';
 import { canvasColors } from '../../core/theme/theme';
-import { EDGE_PROGRAMS, NodeProgram } from './programs';
+import { EDGE_PROGRAMS, hoverLabel, NodeProgram } from './programs';
 
 export interface GraphCanvasHandle {
   zoomIn(): void;
@@ -44,31 +44,35 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   const run = useRef<LayoutRun | null>(null);
   const cb = useRef(props);
   cb.current = props;
+  const styles = useRef(new Map<string, Partial<NodeDisplay>>());
+  const colors = useRef(canvasColors());
   const [drawn, setDrawn] = useState({ nodes: 0, edges: 0, layout: 'idle' as 'idle' | 'running' | 'done' });
 
   // One renderer for the component's life; graphs are swapped into it.
   useEffect(() => {
-    const colors = canvasColors();
+    const initial = colors.current;
     const s = new Sigma(buildCanvasGraph({ nodes: [], edges: [] }, cb.current.style), container.current!, {
       defaultNodeType: 'node',
       nodeProgramClasses: { node: NodeProgram },
       edgeProgramClasses: EDGE_PROGRAMS,
       renderEdgeLabels: true,
       enableEdgeEvents: true,
-      labelColor: { color: colors.label },
-      edgeLabelColor: { color: colors.label },
+      labelColor: { color: initial.label },
+      edgeLabelColor: { color: initial.label },
       labelRenderedSizeThreshold: 4,
       labelFont: 'system-ui, sans-serif',
+      defaultDrawNodeHover: hoverLabel(() => colors.current),
       zIndex: true,
       minCameraRatio: 0.02,
       maxCameraRatio: 20,
       nodeReducer: (key, attrs) => {
         const sel = cb.current.selected;
-        return sel?.type === 'node' && sel.key === key ? { ...attrs, highlighted: true, zIndex: 1 } : attrs;
+        const out = { ...attrs, ...styles.current.get(key) };
+        return sel?.type === 'node' && sel.key === key ? { ...out, highlighted: true, zIndex: 1 } : out;
       },
       edgeReducer: (key, attrs) => {
         const sel = cb.current.selected;
-        return sel?.type === 'edge' && sel.key === key ? { ...attrs, color: '#4da3ff', size: 4, zIndex: 1 } : attrs;
+        return sel?.type === 'edge' && sel.key === key ? { ...attrs, color: '#4da3ff', size: 4, zIndex: 1 } : { ...attrs, color: colors.current.edge };
       },
     });
     sigma.current = s;
@@ -161,17 +165,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.graph, props.layout]);
 
-  // Marker and icon changes (owned set, custom kinds loaded) restyle the drawn nodes without a new layout.
+  // Marker and icon changes (owned set, custom kinds loaded) and theme changes restyle through the reducers: no
+  // graph event, so no partial repaint racing sigma's first indexation of a new graph.
   useEffect(() => {
-    const graph = graphRef.current;
-    if (!graph) return;
-    const byKey = new Map(props.graph.nodes.map((n) => [n.key, n]));
-    const rebuilt = buildCanvasGraph({ nodes: props.graph.nodes, edges: [] }, props.style);
-    graph.forEachNode((key) => {
-      if (!byKey.has(key) || !rebuilt.hasNode(key)) return;
-      const { x: _x, y: _y, ...style } = rebuilt.getNodeAttributes(key);
-      graph.mergeNodeAttributes(key, style);
-    });
+    const restyle = new Map<string, Partial<NodeDisplay>>();
+    for (const n of props.graph.nodes) {
+      const { x: _x, y: _y, ...style } = nodeDisplay(n, props.style);
+      restyle.set(n.key, style);
+    }
+    styles.current = restyle;
+    sigma.current?.refresh();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.style]);
 
@@ -180,12 +183,11 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   }, [props.selected]);
 
   useEffect(() => {
-    const colors = canvasColors();
     const s = sigma.current;
+    colors.current = canvasColors();
     if (!s) return;
-    s.setSetting('labelColor', { color: colors.label });
-    s.setSetting('edgeLabelColor', { color: colors.label });
-    graphRef.current?.updateEachEdgeAttributes((_k, a) => ({ ...a, color: colors.edge }));
+    s.setSetting('labelColor', { color: colors.current.label });
+    s.setSetting('edgeLabelColor', { color: colors.current.label });
   }, [props.theme]);
 
   useImperativeHandle(ref, () => ({

@@ -3,12 +3,12 @@ import { Button, Menu, MenuItem, MenuSection, MenuTrigger, Popover, Separator, H
 import type { MenuNode, NodeActions } from './useNodeActions';
 
 /** The node menu's items: pathfinding ends, the Owned label, and every other zone and label. */
-function NodeMenuItems({ node, actions }: { node: MenuNode; actions: NodeActions }) {
+function NodeMenuItems({ node, actions, onDone }: { node: MenuNode; actions: NodeActions; onDone?(): void }) {
   const inTags = new Set(actions.taggedIn(node).map((t) => t.id));
   const others = actions.tags.filter((t) => t !== actions.ownedTag);
   const owned = actions.isOwned(node);
   return (
-    <Menu className="menu" aria-label={`Actions for ${node.name}`}>
+    <Menu className="menu" aria-label={`Actions for ${node.name}`} onAction={() => onDone?.()}>
       <MenuItem onAction={() => actions.setStart(node)}>Set as starting node</MenuItem>
       <MenuItem onAction={() => actions.setEnd(node)}>Set as ending node</MenuItem>
       <Separator />
@@ -39,7 +39,7 @@ export function NodeMenuAt({ node, at, actions, onClose }: { node: MenuNode; at:
     <>
       <div ref={anchor} className="menu-anchor" style={{ position: 'fixed', left: at.x, top: at.y, width: 1, height: 1 }} />
       <Popover className="popover" triggerRef={anchor} isOpen onOpenChange={(open) => !open && onClose()} placement="bottom start">
-        <NodeMenuItems node={node} actions={actions} />
+        <NodeMenuItems node={node} actions={actions} onDone={onClose} />
       </Popover>
     </>
   );

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { forwardRef, useEffect, useState } from 'react';
+import { forwardRef, useEffect, useRef, useState } from 'react';
 import { ComboBox, Input, Label, ListBox, ListBoxItem, Popover, Text } from 'react-aria-components';
 import { SearchNodesDocument, type SearchNodesQuery } from '../../generated/graphql';
 import { gql } from '../../core/api/client';
@@ -35,6 +35,7 @@ function useDebounced<T>(value: T, ms: number): T {
  * name and kind), choosing one hands it on. Search, Start node and End node are each one of these.
  */
 export const NodeCombobox = forwardRef<HTMLInputElement, Props>(function NodeCombobox({ label, value, custom, placeholder, onChoose }, ref) {
+  const own = useRef<HTMLInputElement | null>(null);
   const [input, setInput] = useState(value?.name ?? '');
   useEffect(() => setInput(value?.name ?? ''), [value?.objectId, value?.name]);
   const term = useDebounced(input.trim(), 150);
@@ -53,22 +54,34 @@ export const NodeCombobox = forwardRef<HTMLInputElement, Props>(function NodeCom
       onInputChange={setInput}
       items={items}
       menuTrigger="input"
+      // Suggestions arrive after the typing: the list opens at once and fills in when the answer comes.
+      allowsEmptyCollection
       selectedKey={null}
       onSelectionChange={(key) => {
         const node = items.find((n) => n.objectId === key);
         if (node) {
           setInput(node.name);
           onChoose({ objectId: node.objectId, name: node.name, kind: node.label });
+          // A choice is made: leave the field, so the list does not open again on the chosen name.
+          requestAnimationFrame(() => own.current?.blur());
         }
       }}
     >
       <Label>{label}</Label>
       <div className="input-row">
-        <Input ref={ref} placeholder={placeholder ?? 'Name or object id'} />
+        <Input
+          ref={(el) => {
+            own.current = el;
+            if (typeof ref === 'function') ref(el);
+            else if (ref) ref.current = el;
+          }}
+          placeholder={placeholder ?? 'Name or object id'} />
         {isFetching && <span className="spinner" aria-hidden />}
       </div>
       <Popover className="popover" placement="bottom start">
-        <ListBox<SearchNodesQuery['search']['nodes'][number]> className="listbox" renderEmptyState={() => <div className="empty">No node matches.</div>}>
+        <ListBox<SearchNodesQuery['search']['nodes'][number]> className="listbox" renderEmptyState={() => (
+            <div className="empty">{isFetching || term !== input.trim() ? 'Searching…' : term.length < 2 ? 'Type two characters or more.' : 'No node matches.'}</div>
+          )}>
           {(n) => {
             const icon = kindIcon({ kind: n.label, kinds: n.kinds }, custom);
             return (

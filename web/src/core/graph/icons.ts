@@ -68,7 +68,8 @@ const BUILTIN: Record<string, IconDefinition> = {
 export function iconUrl(def: IconDefinition, color = '#000000'): string {
   const [w, h, , , path] = def.icon;
   const d = Array.isArray(path) ? path.join(' ') : path;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}"><path fill="${color}" d="${d}"/></svg>`;
+  // width and height too: an SVG image needs an intrinsic size to be drawn into a canvas texture.
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}"><path fill="${color}" d="${d}"/></svg>`;
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExploreGraph } from './model';
 import { buildCanvasGraph, type StyleContext } from './sigmaGraph';
 
-const ctx: StyleContext = { custom: new Map(), owned: new Set(['S-2']), iconImage: (n) => `icon:${n}`, edgeColor: '#888' };
+const ctx: StyleContext = { custom: new Map(), owned: new Set(['S-2']), iconImage: (n) => `icon:${n}`, edgeColor: '#888', gapColor: '#000' };
 const g: ExploreGraph = {
   nodes: [
     { key: '1', objectId: 'S-1', name: 'ALICE@TESTLAB.LOCAL', kinds: ['Base', 'User'], kind: 'User', properties: {} },

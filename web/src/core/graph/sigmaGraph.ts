@@ -13,7 +13,9 @@ export interface NodeDisplay {
   pictoColor: string;
   /** Rings: owned outside, Tier Zero inside; the node's colour where there is no marker. */
   ownedRing: string;
+  ownedGap: string;
   tierRing: string;
+  tierGap: string;
   tierZero: boolean;
   owned: boolean;
   objectId: string;
@@ -39,6 +41,8 @@ export interface StyleContext {
   /** Icon image URL for an icon name (built-in icons at once; custom ones once their set has loaded). */
   iconImage: (name: string) => string;
   edgeColor: string;
+  /** The canvas colour, between a marker ring and the node. */
+  gapColor: string;
 }
 
 /** The attributes of one node as the canvas draws it. */
@@ -48,12 +52,14 @@ export function nodeDisplay(n: ExploreGraph['nodes'][number], ctx: StyleContext)
   const owned = isOwned(n, ctx.owned);
   return {
     label: n.name,
-    size: 12,
+    size: 15,
     color: icon.color,
     image: ctx.iconImage(icon.icon),
     pictoColor: '#141414',
     ownedRing: owned ? MARKERS.owned : icon.color,
+    ownedGap: owned ? ctx.gapColor : icon.color,
     tierRing: tierZero ? MARKERS.tierZero : icon.color,
+    tierGap: tierZero ? ctx.gapColor : icon.color,
     tierZero,
     owned,
     objectId: n.objectId,
