@@ -28,12 +28,13 @@ export function ConfigurationAdmin() {
                 style={{ width: 'auto' }}
                 checked={p.value.enabled}
                 disabled={!p.writable || p.key !== 'analysis.citrix_rdp_support'}
-                onChange={(e) =>
+                onChange={(e) => {
+                  const enabled = e.target.checked;
                   void action.run(async () => {
-                    await gql(SetCitrixRdpSupportDocument, { enabled: e.target.checked });
-                    return `${p.name} ${e.target.checked ? 'on' : 'off'}; it applies from the next analysis.`;
-                  })
-                }
+                    await gql(SetCitrixRdpSupportDocument, { enabled });
+                    return `${p.name} ${enabled ? 'on' : 'off'}; it applies from the next analysis.`;
+                  });
+                }}
               />
               Enabled
             </label>

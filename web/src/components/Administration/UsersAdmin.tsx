@@ -4,6 +4,7 @@ import { CreateUserDocument, DeleteUserDocument, EndUserSessionsDocument, SetUse
 import { gql } from '../../core/api/client';
 import type { SessionUser } from '../../core/session/session';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { PasswordDialog } from '../common/PasswordDialog';
 import { Loading } from '../common/Loading';
 import { useAdminAction } from './useAdminMutation';
 
@@ -84,12 +85,14 @@ export function UsersAdmin({ self }: { self: SessionUser }) {
                 <select
                   aria-label={`Role of ${u.principalName}`}
                   value={u.roles[0]?.id ?? ''}
-                  onChange={(e) =>
+                  onChange={(e) => {
+                    // Read now: the select is controlled and shows the stored role again until the answer comes.
+                    const roleId = Number(e.target.value);
                     void action.run(async () => {
-                      await gql(UpdateUserDocument, { id: u.id, input: { roleIds: [Number(e.target.value)] } });
-                      return `${u.principalName} is now ${roles.find((r) => r.id === Number(e.target.value))?.name}.`;
-                    })
-                  }
+                      await gql(UpdateUserDocument, { id: u.id, input: { roleIds: [roleId] } });
+                      return `${u.principalName} is now ${roles.find((r) => r.id === roleId)?.name}.`;
+                    });
+                  }}
                 >
                   {roles.map((r) => (
                     <option key={r.id} value={r.id}>
@@ -114,19 +117,16 @@ export function UsersAdmin({ self }: { self: SessionUser }) {
                     {u.isDisabled ? 'Enable' : 'Disable'}
                   </button>
                 )}
-                <button
-                  type="button"
-                  onClick={() => {
-                    const secret = window.prompt(`New password for ${u.principalName} (12 characters or more). They must change it at their next login.`);
-                    if (secret)
-                      void action.run(async () => {
-                        await gql(SetUserSecretDocument, { id: u.id, input: { secret, needsPasswordReset: u.id !== self.id } });
-                        return `Password of ${u.principalName} reset.`;
-                      });
-                  }}
-                >
-                  Reset password
-                </button>
+                <PasswordDialog
+                  label="Reset password"
+                  title={`New password for ${u.principalName}`}
+                  onSet={(secret) =>
+                    void action.run(async () => {
+                      await gql(SetUserSecretDocument, { id: u.id, input: { secret, needsPasswordReset: u.id !== self.id } });
+                      return `Password of ${u.principalName} reset.`;
+                    })
+                  }
+                />
                 <button
                   type="button"
                   onClick={() =>

@@ -96,7 +96,7 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
                     })
                   }
                 >
-                  ⇪
+                  ⇧
                 </button>
                 <button
                   type="button"
@@ -108,7 +108,7 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
                     })
                   }
                 >
-                  ⭳
+                  ↓
                 </button>
                 <button
                   type="button"

@@ -91,10 +91,22 @@ export default function FileIngestPage() {
         onDrop={onDrop}
       >
         <p>Drop SharpHound or AzureHound JSON files, or zip archives of them, here, or</p>
-        <label className="button" style={{ display: 'inline-flex', fontWeight: 400, margin: 0 }}>
+        <button type="button" onClick={() => input.current?.click()}>
           Choose files
-          <input ref={input} type="file" aria-label="Upload files" multiple accept=".json,.zip,application/json,application/zip" className="sr-only" onChange={(e) => add(e.target.files)} />
-        </label>
+        </button>
+        {/* The picker itself stays out of the way (display: none); the button above opens it. */}
+        <input
+          ref={input}
+          type="file"
+          aria-label="Upload files"
+          multiple
+          accept=".json,.zip,application/json,application/zip"
+          hidden
+          onChange={(e) => {
+            add(e.target.files);
+            e.target.value = '';
+          }}
+        />
       </div>
       {files.length > 0 && (
         <ul className="file-list" aria-label="Files to upload">
