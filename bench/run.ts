@@ -1,6 +1,7 @@
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
+import { graphDataBench } from './graph-data';
 import { floodBench } from './flood';
 import { fuzz } from './fuzz';
 import { httpGraphBench } from './http-graph';
@@ -22,6 +23,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   flood: floodBench,
   'analysis-azure': analysisAzureBench,
   analysis: analysisBench,
+  'graph-data': graphDataBench,
   'ingest-worst-case': ingestWorstCaseBench,
   fuzz,
 };

@@ -78,7 +78,7 @@ const schema = z.object({
     .optional(),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(0).default(30000),
   INDEX_CHECK_MS: z.coerce.number().int().min(0).default(1000),
-  GRAPH_DRIVER: z.literal('pg', 'only "pg" exists: no Neo4j graph store is built yet (see docs/scaling.md)').default('pg'),
+  GRAPH_DRIVER: z.literal('pg', 'only "pg" exists: no Neo4j graph store is built yet (see docs/operations.md)').default('pg'),
 });
 
 export type Config = {
@@ -125,9 +125,9 @@ export type Config = {
 
 /** Settings of features that do not exist yet, and why setting them is an error. */
 const UNBUILT_WHY: Record<string, string> = {
-  NEO4J_URI: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/scaling.md)',
-  NEO4J_USER: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/scaling.md)',
-  NEO4J_PASSWORD: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/scaling.md)',
+  NEO4J_URI: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/operations.md)',
+  NEO4J_USER: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/operations.md)',
+  NEO4J_PASSWORD: 'no Neo4j graph store is built yet; the graph lives in PostgreSQL (see docs/operations.md)',
   REDIS_URL: 'rate-limit counters are kept per process; no Redis store is built yet',
 };
 const UNBUILT = Object.keys(UNBUILT_WHY);

@@ -11,4 +11,8 @@ export const MSG = {
   bodyTooLarge: 'The request body is larger than the server accepts.',
   notEnterprise: 'This endpoint is only available in the enterprise edition.',
   clientOnly: 'This endpoint is only available to collector clients.',
+  /** A JSON file that is neither a collector file nor OpenGraph. */
+  unknownFileFormat:
+    'the file is neither a collector file ({"meta": {"type": …, "version": …}, "data": […]}, as SharpHound and AzureHound write) ' +
+    'nor an OpenGraph file ({"metadata": {"source_kind": …} (optional), "graph": {"nodes": […], "edges": […]}})',
 } as const;

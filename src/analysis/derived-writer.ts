@@ -67,6 +67,19 @@ export class DerivedWriter {
     await this.writing;
   }
 
+  /** The graph id of a node of the view, once everything is written (end()): analysis-created nodes included. */
+  graphId(viewId: number): number | undefined {
+    return viewId >= 0 ? viewId : this.created.get(this.g.node(viewId).objectid);
+  }
+
+  /** Looks up the ids of created nodes that no written edge needed (an explanation may name them). */
+  async resolveCreated(viewIds: Iterable<number>): Promise<void> {
+    const unknown = [...new Set([...viewIds].filter((id) => id < 0).map((id) => this.g.node(id).objectid))].filter(
+      (o) => !this.created.has(o),
+    );
+    if (unknown.length) for (const [o, id] of await this.w.nodeIds(unknown)) this.created.set(o, id);
+  }
+
   private async drain(all: boolean): Promise<void> {
     await this.first;
     while (

@@ -1,5 +1,6 @@
 import { POST_PROCESSED_KINDS, TIER_ZERO_KIND } from '../graph/kinds.js';
-import type { GraphStore } from '../graph/store.js';
+import type { GraphStore, GraphWriter } from '../graph/store.js';
+import { explain } from './explain.js';
 import { adcs } from './steps/adcs.js';
 import { AZURE_POST_PROCESSED_KINDS, AZURE_STEPS } from './steps/azure/index.js';
 import { hybridUsers } from './steps/hybrid.js';
@@ -19,6 +20,11 @@ import { DerivedWriter } from './derived-writer.js';
 export interface AnalysisResult {
   /** Derived edges written, per kind. */
   edges: Record<string, number>;
+  /** Derived edges whose sources were recorded (src/analysis/explain.ts), and how many source edges in all. */
+  explained: number;
+  explanationParts: number;
+  /** Time the explanations took (finding and writing them), inside `ms`. */
+  explanationMs: number;
   nodesUpdated: number;
   tierZero: number;
   ms: number;
@@ -77,6 +83,8 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
   const g = await AnalysisGraph.load(store);
   const c = new Changes(g, (opts.now ?? new Date()).toISOString());
   const stepOptions: StepOptions = { citrixRdpSupport: opts.citrixRdpSupport ?? false };
+  let explained = { edges: 0, parts: 0 };
+  let explanationMs = 0;
   const t0 = await store.write(async (w) => {
     // The rules run inside the write transaction so that what they record is written while the next ones compute.
     const replaced = [...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS];
@@ -93,6 +101,9 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
       }
       tagged = await tierZero(g, opts.tierZeroSeeds);
       await writer.end();
+      const e0 = Date.now();
+      explained = await writeExplanations(w, g, c, writer);
+      explanationMs = Date.now() - e0;
     } catch (err) {
       await writer.abandon();
       throw err;
@@ -104,5 +115,33 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
     );
     return tagged;
   });
-  return { edges: c.counts, nodesUpdated: c.nodes.length, tierZero: t0.length, ms: Date.now() - started };
+  return {
+    edges: c.counts,
+    explained: explained.edges,
+    explanationParts: explained.parts,
+    explanationMs,
+    nodesUpdated: c.nodes.length,
+    tierZero: t0.length,
+    ms: Date.now() - started,
+  };
+}
+
+/** Records what the explained derived edges came from, in the run's transaction (replacing the last run's). */
+async function writeExplanations(
+  w: GraphWriter,
+  g: AnalysisGraph,
+  c: Changes,
+  writer: DerivedWriter,
+): Promise<{ edges: number; parts: number }> {
+  const found = explain(g, c.edges);
+  await writer.resolveCreated(found.flatMap((f) => [f.edge.startId, f.edge.endId, ...f.parts.flatMap((p) => [p.startId, p.endId])]));
+  const id = (n: number) => writer.graphId(n)!;
+  const rows = found.map(({ edge, parts }) => ({
+    startId: id(edge.startId),
+    endId: id(edge.endId),
+    kind: edge.kind,
+    parts: parts.map((p) => [id(p.startId), id(p.endId), p.kind] as [number, number, string]),
+  }));
+  await w.replaceEdgeSources(rows);
+  return { edges: rows.length, parts: rows.reduce((n, r) => n + r.parts.length, 0) };
 }

@@ -21,7 +21,7 @@ export function toGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[]
     out[String(n.id)] = {
       color: icon.color,
       // Not a spread followed by more keys: on Node 20's V8 each object so made gets a hidden class of its own and
-      // outlives the young generation (docs/decisions.md, eighteenth pass). Object.assign gives the same object.
+      // outlives the young generation (docs/decisions.md, "Serving speed"). Object.assign gives the same object.
       data: Object.assign({}, n.properties, { objectid: n.objectid, kinds: n.kinds, nodetype: kind }),
       border: { color: 'black' },
       fontIcon: { text: `fas fa-${icon.icon}` },

@@ -31,9 +31,26 @@ export interface GraphWriter {
   nodeIds(objectids: readonly string[]): Promise<Map<string, number>>;
   deleteNodes(objectids: string[]): Promise<number>;
   deleteEdgesOfKinds(kinds: readonly string[]): Promise<number>;
+  /** Deletes every node and edge (clear-database's "all collected graph data"). */
+  clearAll(): Promise<void>;
+  /**
+   * Deletes the nodes that have any of `kinds`, and with `sourcelessExcept` also those that have none of those
+   * kinds (BloodHound's "sourceless" data), with every edge touching them. Returns the nodes deleted.
+   */
+  deleteNodesOfKinds(kinds: readonly string[], sourcelessExcept?: readonly string[]): Promise<number>;
   /** Takes a kind off every node that has it (re-tagging starts from nothing). */
   removeKindEverywhere(kind: string): Promise<number>;
+  /** Replaces every recorded derived-edge source (analysis's explanations, see src/analysis/explain.ts). */
+  replaceEdgeSources(rows: readonly EdgeSourceRow[]): Promise<void>;
   removePropertyEverywhere(key: string): Promise<number>;
+}
+
+/** What a derived edge came from: the edges (by node ids and kind) analysis derived it from. */
+export interface EdgeSourceRow {
+  startId: number;
+  endId: number;
+  kind: string;
+  parts: [startId: number, endId: number, kind: string][];
 }
 
 export interface EdgeById {
@@ -82,7 +99,7 @@ export interface EdgeTriple {
 /**
  * Where the graph lives. Only PostgreSQL (src/graph/pg) implements it today; everything above it (ingest,
  * analysis, the path index, entity queries) is written against this interface so that another store (Neo4j,
- * see docs/scaling.md) can sit here without touching them.
+ * see docs/operations.md) can sit here without touching them.
  */
 export interface GraphStore {
   readonly name: 'postgres';
@@ -119,5 +136,9 @@ export interface GraphStore {
    * at most `maxDepth` hops: the reference the in-memory index is tested against. Requests never use it: the
    * in-memory index answers them.
    */
+  /** The recorded sources of one derived edge; undefined when analysis recorded none. */
+  edgeSources(startId: number, endId: number, kind: string): Promise<EdgeTriple[] | undefined>;
+  /** Edges of the kinds ending at a node (a domain's ESC edges). */
+  edgesInto(endId: number, kinds: readonly string[]): Promise<GraphEdge[]>;
   allShortestPaths(startId: number, endId: number, kinds: readonly string[] | null, maxDepth: number): Promise<EdgeTriple[][]>;
 }

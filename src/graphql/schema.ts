@@ -12,6 +12,7 @@ import { entitiesResolvers } from './resolvers/entities.js';
 import { enumResolvers } from './resolvers/enums.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
+import { graphDataResolvers } from './resolvers/graph-data.js';
 import { identityResolvers } from './resolvers/identity.js';
 import { savedQueriesResolvers } from './resolvers/saved-queries.js';
 
@@ -31,6 +32,7 @@ const RESOLVERS: Resolvers[] = [
   enumResolvers,
   identityResolvers,
   graphResolvers,
+  graphDataResolvers,
   entitiesResolvers,
   datapipeResolvers,
   collectorsResolvers,

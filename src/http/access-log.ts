@@ -46,7 +46,7 @@ export function accessLog(logger: Logger): RequestHandler {
  * level, the logger's time and bindings, the fields, the message. The fields are allowlisted values (secret query
  * values already hidden), so the logger's redaction has nothing to find in them, and plain JSON.stringify serialises
  * them. The whole line cost ~0.08 of a signed look-up's ratio to a bare route, mostly pino's per-call path (a safe
- * stringify walking every key, redaction, hooks); written this way it costs ~0.03 (docs/benchmarks.md, tenth pass).
+ * stringify walking every key, redaction, hooks); written this way it costs ~0.03 (docs/decisions.md, "HTTP and the contract").
  */
 export function accessLineWriter(logger: Logger): (level: AccessLevel, fields: Record<string, unknown>, msg: string) => void {
   const { streamSym, timeSym, chindingsSym } = pino.symbols;

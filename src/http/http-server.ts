@@ -9,13 +9,13 @@ import type { Express } from 'express';
  * the prototype of an object V8 has already shaped costs more than the call: in this process it made ~3 MB of each
  * young generation survive into the old one, so every scavenge copied it (10–14 ms pauses) and major collections
  * followed every few seconds. A plain node:http server answered 22,000 requests/s here, the same with the prototype
- * change per request 8,700 (docs/benchmarks.md, fourteenth pass). Made with the right prototype, the request is
+ * change per request 8,700 (docs/decisions.md, "Serving speed"). Made with the right prototype, the request is
  * left as it is: express's call sees the prototype already in place and V8 does nothing.
  *
  * The constructors are subclasses of node's, not plain functions that call them: V8 sizes an object for the
  * fields its constructor chain assigns, and a plain function assigns none itself. Objects so made had 10 in-object
  * fields for node's ~30, and a symbol-keyed store past that turned each response, and each request once the
- * router had run, into a dictionary (every property read a hash look-up; docs/benchmarks.md, eighteenth pass).
+ * router had run, into a dictionary (every property read a hash look-up; docs/decisions.md, "Serving speed").
  * A subclass's prototype cannot be replaced, so express's prototypes are rebuilt as the subclasses' prototypes and
  * the app is pointed at them.
  */

@@ -82,7 +82,7 @@ export function prefer(opts: PreferOptions = {}) {
  *
  * A class, not an object literal with a getter: V8 keeps a literal's getter in the object's map, so each request's
  * object got a map of its own. Maps live in the old generation, and through the getter's closure every request's
- * objects survived each young collection until a full one (~3 MB a scavenge; docs/benchmarks.md, fourteenth pass).
+ * objects survived each young collection until a full one (~3 MB a scavenge; docs/decisions.md, "Serving speed").
  */
 class DeadlineScope implements RequestScope {
   private controller: AbortController | undefined;

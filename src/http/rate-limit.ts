@@ -68,9 +68,8 @@ export class WindowCounter {
  * 55 req/s). Over the limit: 429 in the error wrapper with Retry-After. Every answer carries draft 7's
  * `RateLimit` and `RateLimit-Policy` headers.
  *
- * Written here rather than with express-rate-limit (used until issue 14's ninth pass): its middleware is
- * asynchronous (several promises per request) and cost the signed look-up ~6 % of its CPU; this one is a map
- * look-up. docs/decisions.md, "Performance, ninth pass".
+ * Written here rather than with express-rate-limit: its middleware is asynchronous (several promises per request)
+ * and cost the signed look-up ~6 % of its CPU; this one is a map look-up (docs/decisions.md, "HTTP and the contract").
  */
 export function rateLimiter(opts: RateLimitOptions = {}) {
   const rps = opts.rps ?? 55;

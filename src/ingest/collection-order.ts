@@ -8,7 +8,7 @@ import { tailMeta } from './tail-meta.js';
  * edges point mostly at a few hub groups, so users, then computers, then groups leaves few placeholders behind
  * (groups before users, as a directory listed by name has them, made one for nearly every user: ~25,000 rewrites at
  * tier M). With edges held to a file's end (held-edges.ts) the two took ~9 % of the database's work off a tier M
- * ingest (docs/benchmarks.md, twenty-seventh pass). The other files keep their order after these three.
+ * ingest (docs/decisions.md, "Ingest: collector files"). The other files keep their order after these three.
  */
 const FIRST: readonly string[] = ['users', 'computers', 'groups'];
 

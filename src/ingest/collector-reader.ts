@@ -1,3 +1,4 @@
+import { MSG } from '../messages.js';
 import type { EdgeInput, NodeInput } from '../graph/model.js';
 import { convertAzure } from './azure.js';
 import { field, str } from './fields.js';
@@ -137,7 +138,11 @@ export class CollectorReader {
 
   /** After the input's end (splitter.end()): a collector file must have had both tags. */
   checkComplete(): void {
-    if (!this.splitter.hasMeta) throw new IngestError(this.file, 'no valid meta tag found');
+    if (!this.splitter.hasMeta)
+      throw new IngestError(
+        this.file,
+        this.splitter.hasData ? 'no valid meta tag found' : `no valid meta tag found: ${MSG.unknownFileFormat}`,
+      );
     if (!this.splitter.hasData) throw new IngestError(this.file, 'no data tag found');
   }
 

@@ -15,7 +15,7 @@ const IDLE_MS = 30_000;
  * The worker's young generation, in MiB (V8's default: 48). Parsing and converting make short-lived objects at a
  * high rate; with twice the room fewer scavenges run and fewer objects survive into the old generation: tier M
  * client CPU 32.3 -> 30.3 s (lower in 4 of 4 alternating pairs), ~+30 MB peak RSS. Set for this thread alone: the
- * process-wide flag made request p99 a few ms worse (docs/benchmarks.md, thirteenth pass).
+ * process-wide flag made request p99 a few ms worse (docs/decisions.md, "Ingest: the writer").
  */
 const YOUNG_MB = 96;
 

@@ -1,7 +1,7 @@
 /**
  * A conversion worker: reads collector files (SharpHound, AzureHound) sent to it in chunks, converts, merges and
  * encodes their rows into prepared batches, and sends those to the writer's thread, which only writes. Parsing and
- * converting then never hold up the thread that answers the database (see docs/decisions.md, twenty-first pass).
+ * converting then never hold up the thread that answers the database (see docs/decisions.md, "Ingest: the writer").
  */
 import { parentPort } from 'node:worker_threads';
 import { prepareBatch, transferList } from '../graph/prepared.js';

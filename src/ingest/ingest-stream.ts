@@ -44,6 +44,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     if (!found.nodes && !found.edges) og.errors.push('graph tag is empty: at least one of "nodes" or "edges" is required');
     if (og.errors.length) throw new IngestError(file, og.invalid().message);
     await flush(w, r);
+    await og.registerSourceKind(w.tx);
     for await (const edge of og.resolve(w.tx)) {
       r.rows.edges.push(edge);
       if (r.pending() >= FLUSH_OBJECTS * 4) await flush(w, r);

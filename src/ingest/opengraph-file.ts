@@ -17,6 +17,9 @@ select n.objectid from graph_nodes n
 where n.properties @> $1::jsonb and ($2::text is null or exists (select 1 from graph_kinds k where k.name = $2 and k.id = any(n.kind_ids)))
 limit 2`;
 
+const REGISTER_SOURCE_KIND = /* SQL */ `-- opengraph.registerSourceKind
+insert into graph_source_kinds (name) values ($1) on conflict (name) do nothing`;
+
 const KIND_OF = /* SQL */ `-- opengraph.kindOf
 select n.objectid, k.name as kind from graph_nodes n join graph_kinds k on k.id = n.kind_ids[1] where n.objectid = any($1::text[])`;
 
@@ -34,16 +37,22 @@ export class OpenGraphFile {
   readonly skipped: Record<string, number> = {};
   private readonly kinds = new Set<string>();
   private deferred: Spool | undefined;
+  /** metadata.source_kind: BloodHound appends it to every node's kinds and registers it as a source kind. */
+  private sourceKind: string | undefined;
 
   constructor(private readonly now: string) {}
 
   metadata(value: unknown): void {
-    this.problems(checkMetadata(value));
+    const errors = checkMetadata(value);
+    this.problems(errors);
+    const kind = (value as { source_kind?: unknown } | null)?.source_kind;
+    if (!errors.length && typeof kind === 'string' && kind) this.sourceKind = kind;
   }
 
   node(value: unknown, index: number): NodeInput | undefined {
     const { node, errors } = convertNode(value, index, this.now);
     this.problems(errors);
+    if (node && this.sourceKind && !node.kinds.includes(this.sourceKind)) node.kinds.push(this.sourceKind);
     if (node) this.countKinds(node.kinds);
     return this.errors.length ? undefined : node;
   }
@@ -55,6 +64,11 @@ export class OpenGraphFile {
     if (!edge || this.errors.length) return;
     this.countKinds([edge.edge.kind]);
     (this.deferred ??= new Spool()).write(edge);
+  }
+
+  /** Records the file's source kind (clear-database deletes by it), in the ingest's transaction. */
+  async registerSourceKind(tx: Queryable): Promise<void> {
+    if (this.sourceKind) await tx.execute(REGISTER_SOURCE_KIND, [this.sourceKind]);
   }
 
   /** After the last node is written: the parked edges with their endpoints looked up. */

@@ -145,7 +145,7 @@ export function convertEdge(value: unknown, index: number, now: string): { edge?
   if (typeof kind !== 'string' || !EDGE_KIND.test(kind))
     errors.push(`${where}.kind is required and must contain only letters, digits and underscores`);
   else checkKind(where, kind, errors);
-  if (!('properties' in value)) errors.push(`${where}.properties is required (an object or null)`);
+  // BloodHound's edge schema requires only start, end and kind: properties may be absent, null or an object.
   checkProperties(where, value.properties, errors);
   if (errors.length) return { errors };
   const props = (value.properties ?? {}) as Properties;

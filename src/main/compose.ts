@@ -56,6 +56,11 @@ import { createAppConfigService } from '../services/app/app-config.js';
 import { createSavedQueriesStore } from '../db/stores/queries/saved-queries-store.js';
 import { createSavedQueriesService } from '../services/queries/saved-queries.js';
 import { createPrebuiltQueriesService } from '../services/queries/prebuilt-queries.js';
+import { createGraphDataStore } from '../db/stores/graphdata/graph-data-store.js';
+import { createAclStore } from '../db/stores/graphdata/acl-store.js';
+import { createClearDatabaseService } from '../services/graphdata/clear-database.js';
+import { createDataQualityService } from '../services/graphdata/data-quality.js';
+import { createExplanationsService } from '../services/graphdata/explanations.js';
 
 export interface ComposeDeps {
   db: Database;
@@ -69,7 +74,7 @@ export interface ComposeDeps {
    * stored in clear. 'lazy' (one-off commands): only when a command needs a secret.
    */
   secrets?: 'check' | 'lazy';
-  /** The graph store; the PostgreSQL one by default (the only one built, see docs/scaling.md). */
+  /** The graph store; the PostgreSQL one by default (the only one built, see docs/operations.md). */
   graphStore?: GraphStore;
   /**
    * Subscribes to auth change notices (migration 0020's `gas_auth`) where the database hands this process every one
@@ -185,10 +190,23 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     analysisHeapBytes: config.analysisMaxHeapMb === undefined ? undefined : config.analysisMaxHeapMb * 1024 ** 2,
     tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
     citrixRdpSupport: () => appConfig.citrixRdpSupport(),
-    afterAnalysis: () => assetGroups.refreshAll(),
+    // Zones follow the new graph; data quality is recorded once per run, for the history endpoints.
+    afterAnalysis: async () => {
+      await assetGroups.refreshAll();
+      await dataQuality.record(`analysis ${clock().toISOString()}`);
+    },
     onJobFinished: (job, files) => collectionJobs.jobFinished(job, files),
     onRunEnd: () => collectionJobs.repairStranded(),
   });
+  const graphData = createGraphDataStore(db);
+  const dataQuality = createDataQualityService({ store: graphData, clock });
+  const clearDatabase = createClearDatabaseService({
+    graph: graphStore,
+    store: graphData,
+    withLock: (fn) => datapipe.withIngestLock(fn),
+    requestAnalysis: (s) => datapipe.requestAnalysis(s),
+  });
+  const explanations = createExplanationsService({ store: graphStore, nodes, acl: createAclStore(db) });
   const clientsStore = createClientsStore(db);
   const clients = createClientsService({
     clients: clientsStore,
@@ -270,6 +288,9 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     appConfig,
     savedQueries,
     prebuiltQueries: createPrebuiltQueriesService(),
+    clearDatabase,
+    dataQuality,
+    explanations,
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

@@ -10,7 +10,7 @@ import v8 from 'node:v8';
  * made once per request is born old, and what a request links to it (headers, the router's state, the answer) outlives
  * the young generation with it until the next full collection: ~10 KB promoted per request instead of under 1 KB,
  * scavenges of 6–13 ms instead of ~1 ms, and 30–60 % less throughput on the routes measured, for as long as it was
- * watched (docs/benchmarks.md, issue 14, nineteenth pass). Nothing a request makes is meant to outlive it.
+ * watched (docs/decisions.md, "Serving speed"). Nothing a request makes is meant to outlive it.
  */
 export function tuneV8ForServing(): void {
   v8.setFlagsFromString('--no-allocation-site-pretenuring');

@@ -1,4 +1,7 @@
 import type { Config } from '../config.js';
+import type { ClearDatabaseService } from './graphdata/clear-database.js';
+import type { DataQualityService } from './graphdata/data-quality.js';
+import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
 import type { AppConfigService } from './app/app-config.js';
 import type { AssetGroupsService } from './zones/asset-groups.js';
@@ -57,6 +60,10 @@ export interface Services {
   prebuiltQueries: PrebuiltQueriesService;
   /** Runtime parameters (GET|PUT /api/v2/config). */
   appConfig: AppConfigService;
+  /** The graph's data as BloodHound users manage it: clearing, data quality, edge explanations. */
+  clearDatabase: ClearDatabaseService;
+  dataQuality: DataQualityService;
+  explanations: ExplanationsService;
   /** Fresh batch loaders for one request. */
   createLoaders(): Loaders;
   health(): Promise<Health>;

@@ -21,8 +21,9 @@ describe('OpenGraph ingest', () => {
       skipped: { 'edges skipped: endpoint matches no node': 1 },
     });
     const g = await dumpGraph(f.db());
+    // metadata.source_kind is appended to every node's kinds, as BloodHound does.
     expect(g.nodes.get('USER-1')).toEqual({
-      kinds: ['GH_Principal', 'GH_User'],
+      kinds: ['GH_Principal', 'GH_User', 'GitHub'],
       properties: expect.objectContaining({
         objectid: 'USER-1',
         primarykind: 'GH_User',
@@ -30,7 +31,12 @@ describe('OpenGraph ingest', () => {
         admin: false,
       }),
     });
-    expect(g.nodes.get('ORG-1')!.kinds).toEqual(['GH_Organization']);
+    expect(g.nodes.get('ORG-1')!.kinds).toEqual(['GH_Organization', 'GitHub']);
+    expect(await f.db().query('select name from graph_source_kinds order by id')).toEqual([
+      { name: 'Base' },
+      { name: 'AZBase' },
+      { name: 'GitHub' },
+    ]);
     expect([...g.edges.keys()].sort()).toEqual([
       'USER-1 -[GH_CanPush]-> REPO-1',
       'USER-1 -[GH_MemberOf]-> ORG-1',
@@ -62,11 +68,6 @@ describe('OpenGraph ingest', () => {
       /edges\[0\]\.kind is required and must contain only/,
     ],
     [
-      'an edge without properties',
-      { graph: { edges: [{ start: { value: 'a' }, end: { value: 'b' }, kind: 'K' }] } },
-      /properties is required/,
-    ],
-    [
       'a property match with a value',
       {
         graph: {
@@ -95,6 +96,25 @@ describe('OpenGraph ingest', () => {
     expect(r.errors[0]!.message).toMatch(/^bad-graph\.json: /);
     expect(r.errors[0]!.message).toMatch(message);
     expect(await nodeCount()).toBe(before);
+  });
+
+  // BloodHound's schema requires only start, end and kind of an edge (the documented minimal example has no
+  // edge properties); before, such files were refused whole.
+  it("ingests BloodHound's documented minimal example whole, its edge without properties", async () => {
+    const r = await ingestPath(f.store(), path.join(SHARED_FIXTURES, 'opengraph', 'bloodhound-minimal.json'));
+    expect(r.errors).toEqual([]);
+    expect(r.files[0]).toMatchObject({ type: 'opengraph', nodes: 2, edges: 1 });
+    expect(r.files[0]!.skipped).toBeUndefined();
+    const g = await dumpGraph(f.db());
+    expect(g.nodes.get('123')).toMatchObject({ kinds: ['Base', 'Person'], properties: expect.objectContaining({ name: 'BOB' }) });
+    expect(Object.keys(g.edges.get('123 -[Knows]-> 234')!)).toEqual(['lastseen']);
+  });
+
+  it('refuses a JSON file that is neither format, saying which formats are accepted', async () => {
+    const r = await ingestPath(f.store(), write('other.json', { hello: 'world', items: [1, 2] }));
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]!.message).toMatch(/^other\.json: no valid meta tag found: the file is neither a collector file/);
+    expect(r.errors[0]!.message).toMatch(/nor an OpenGraph file/);
   });
 
   it('reports at most 15 problems, and refuses the whole file', async () => {

@@ -10,7 +10,6 @@ import { useTestApp } from '../helpers/app';
  */
 const NOT_SERVED: Record<string, string> = {
   'POST /api/v2/graphs/cypher': 'Cypher: no Cypher engine over the PostgreSQL graph yet (own issue)',
-  'POST /api/v2/clear-database': 'graph deletion has its own issue',
   'GET /api/v2/audit': 'audit log not kept yet',
   'POST /api/v2/asset-groups': 'legacy asset groups: replaced by asset-group-tags',
   'GET /api/v2/asset-groups/{id}': 'legacy asset groups',
@@ -26,12 +25,7 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/meta-trees/{id}': 'Enterprise analysis (meta trees)',
   'GET /api/v2/meta-nodes/{id}': 'Enterprise analysis (meta nodes)',
   'GET /api/v2/meta/{id}': 'Enterprise analysis (meta nodes)',
-  'GET /api/v2/ad-domains/{id}/data-quality-stats': 'data quality history not recorded',
-  'GET /api/v2/azure-tenants/{id}/data-quality-stats': 'data quality history not recorded',
-  'GET /api/v2/platform/{id}/data-quality-stats': 'data quality history not recorded',
   'GET /api/v2/posture-stats': 'Enterprise posture',
-  'GET /api/v2/domains/{id}/finding-trends': 'Enterprise posture',
-  'GET /api/v2/domains/{id}/posture-history/{id}': 'Enterprise posture',
   'GET /api/v2/domains/{id}/details': 'Enterprise attack-path findings',
   'GET /api/v2/domains/{id}/sparkline': 'Enterprise attack-path findings',
   'PUT /api/v2/attack-paths/{id}/acceptance': 'Enterprise attack-path findings',
@@ -50,10 +44,26 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/fed-eula/status': 'Enterprise FedRAMP EULA',
   'GET /api/v2/fed-eula/text': 'Enterprise FedRAMP EULA',
   'PUT /api/v2/features/{id}/toggle': 'feature flags describe what this service does; none can be switched',
-  'GET /api/v2/collectors/sharphound/{id}': 'collector binaries are not distributed (checksums are)',
-  'GET /api/v2/graphs/edge-composition': 'analysis does not record what a post-processed edge came from',
   'GET /api/v2/assets/{id}': 'the UI assets are not served by this API',
+  'GET /api/v2/asset-group-tags-history': 'zone history: not recorded yet',
+  'POST /api/v2/asset-group-tags-history': 'zone history: not recorded yet',
+  'POST /api/v2/asset-group-tags/search': 'zone search: not yet',
+  'GET /api/v2/asset-group-tags/{id}/selectors/{id}/members/counts': 'selector member counts: not yet',
+  'POST /api/v2/asset-group-tags/preview-selectors': 'selector preview needs Cypher seeds (with Cypher)',
+  'GET /api/v2/findings/{id}': 'Enterprise attack-path findings',
+  'GET /api/v2/attack-paths/finding-trends': 'Enterprise posture',
+  'GET /api/v2/posture-history/{id}': 'Enterprise posture',
+  'PUT /api/v2/extensions': 'OpenGraph extensions: not yet',
+  'GET /api/v2/bloodhound-users-minimal': 'accounts API: with identity',
+  'GET /api/v2/kennel/manifest': 'collector manifests from COLLECTORS_DIR: not yet',
+  'GET /api/v2/kennel/enterprise-manifest': 'Enterprise collectors',
+  'GET /api/v2/kennel/download/{id}': 'collector manifests from COLLECTORS_DIR: not yet',
+  'GET /api/v2/graph-schema/edges': 'OpenGraph extensions: not yet',
+  'GET /api/v2/dog-tags': 'not yet',
 };
+
+/** Calls answered today; see the test below. */
+const WORKING_FLOOR = 175;
 
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'bloodhound-client', 'routes.txt');
 const CALLS = fs
@@ -68,7 +78,13 @@ describe("BloodHound's JS client against our REST surface", () => {
   const t = useTestApp();
 
   it('has a fixture of the client’s calls', () => {
-    expect(CALLS.length).toBeGreaterThan(180);
+    expect(CALLS.length).toBe(236);
+  });
+
+  // How many of the client's calls are answered (not the router's 404): the floor rises as routes land.
+  it('answers at least WORKING_FLOOR of the calls', () => {
+    const listed = CALLS.filter(([m, p]) => `${m} ${p}` in NOT_SERVED).length;
+    expect(CALLS.length - listed).toBeGreaterThanOrEqual(WORKING_FLOOR);
   });
 
   it('answers every call the client makes, except the ones we deliberately do not serve', async () => {
@@ -86,6 +102,7 @@ describe("BloodHound's JS client against our REST surface", () => {
       if (unserved && !(key in NOT_SERVED)) missing.push(key);
       if (!unserved && key in NOT_SERVED) servedButListed.push(key);
     }
+    if (process.env.WALK_REPORT) console.log(JSON.stringify({ calls: CALLS.length, missing, failed, servedButListed }, null, 1));
     expect({ missing, failed }).toEqual({ missing: [], failed: [] });
     // A route listed as not served that now answers should leave the list.
     expect(servedButListed).toEqual([]);

@@ -8,7 +8,7 @@ import { inDomain, ingestAsAdmin, sharphound, tierZeroTagId } from '../helpers/u
 /**
  * The envelopes of BloodHound's non-documented routes we serve, as BloodHound's code answers them (handlers in
  * cmd/api/src/api/v2, js-client-library's response types). Key sets are asserted exactly where BloodHound's are
- * fixed; keys we add are named in docs/decisions.md ("Analyst surface, second part").
+ * fixed; keys we add are named in docs/decisions.md ("The analyst's surface: BloodHound's paths and shapes").
  */
 
 const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL

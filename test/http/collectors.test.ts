@@ -24,11 +24,28 @@ release('collector_azure', 'v2.1.0');
 fs.writeFileSync(path.join(dir, 'collector_ad', 'collector_ad-vbanana.zip.sha256'), 'x');
 fs.writeFileSync(path.join(dir, 'collector_ad', 'notes.txt'), 'not a release');
 fs.writeFileSync(path.join(dir, 'secret.sha256'), 'must never be served');
+// Zips: v2.6.1's matches its checksum, v1.1.0's does not; v2.10.0 (latest) has none.
+fs.writeFileSync(path.join(dir, 'collector_ad', 'collector_ad-v2.6.1.zip'), 'collector_ad-v2.6.1');
+fs.writeFileSync(path.join(dir, 'collector_ad', 'collector_ad-v1.1.0.zip'), 'tampered');
 
 describe('collector releases (endpoint 15)', () => {
   const t = useTestApp({ collectorsDir: dir });
   const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('serves a release zip only when it matches its published checksum', async () => {
+    const res = await request(t.app).get('/api/v2/collectors/sharphound/v2.6.1').set(admin()).buffer(true);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="collector_ad-v2.6.1.zip"');
+    expect(Buffer.from(res.body).toString()).toBe('collector_ad-v2.6.1');
+    expect(expectWrapper(await request(t.app).get('/api/v2/collectors/collector_ad/v1.1.0').set(admin()), 409).message).toMatch(
+      /does not match its published checksum/,
+    );
+    expect(expectWrapper(await request(t.app).get('/api/v2/collectors/sharphound/latest').set(admin()), 404).message).toMatch(
+      /zip is not in the collectors directory/,
+    );
+    expect((await request(t.app).get('/api/v2/collectors/collector_ad/v2.6.1')).status).toBe(401);
+  });
 
   it('serves a release checksum file as bytes', async () => {
     const res = await request(t.app).get('/api/v2/collectors/collector_ad/v2.6.1/checksum').set(admin()).buffer(true);

@@ -6,7 +6,7 @@ import path from 'node:path';
 /**
  * `gas serve`'s requests and responses keep V8's fast properties through the whole app: a request or response in
  * dictionary mode makes every property read of express, node and our middleware a hash look-up (every request and
- * response was one until the server's constructors were subclasses; docs/benchmarks.md, eighteenth pass). Asked of V8 itself
+ * response was one until the server's constructors were subclasses; docs/decisions.md, "Serving speed"). Asked of V8 itself
  * (%HasFastProperties), so in a child process started with --allow-natives-syntax, on the embedded store, once each
  * answer is finished (every middleware has run).
  */

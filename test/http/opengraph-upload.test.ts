@@ -27,8 +27,8 @@ describe('OpenGraph through the upload routes and the command line', () => {
     expect(j.status_message).toMatch(
       /broken-graph\.json: failed OpenGraph validation: nodes\[0\]: kind 'Tag_X' uses reserved namespace 'tag'/,
     );
-    expect(await kindsOf(t.testDb.db, 'ORG-1')).toEqual(['GH_Organization']);
-    expect(await kindsOf(t.testDb.db, 'ORG-2')).toEqual(['GH_Organization']);
+    expect(await kindsOf(t.testDb.db, 'ORG-1')).toEqual(['GH_Organization', 'GitHub']);
+    expect(await kindsOf(t.testDb.db, 'ORG-2')).toEqual(['GH_Organization', 'GitHub']);
   });
 
   it('through gas ingest', async () => {
@@ -39,7 +39,7 @@ describe('OpenGraph through the upload routes and the command line', () => {
       const res = await runCli(['ingest', file, '--no-analysis'], { DATABASE_URL: t.testDb.url });
       expect(res.code).toBe(0);
       expect(JSON.parse(res.stdout.trim().split('\n')[0]!)).toMatchObject({ type: 'opengraph', nodes: 4, edges: 3 });
-      expect(await kindsOf(t.testDb.db, 'ORG-3')).toEqual(['GH_Organization']);
+      expect(await kindsOf(t.testDb.db, 'ORG-3')).toEqual(['GH_Organization', 'GitHub']);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -60,11 +60,14 @@ describe('signed-request replay window', () => {
         .get(target)
         .set({ Authorization: `apisignature ${fresh.id}`, RequestDate: d, Signature: sig });
     expect((await go(date)).status).toBe(200);
-    // Just before the end of the second hour after its start: still accepted (clock skew and slow uploads).
+    // Just before the end of the second hour after its start: the date as sent is more than an hour old, but the
+    // minutes are not signed, so a replay moves them to the end of the hour and is still accepted, once.
     t.clock.advance(hourStart.getTime() + 2 * 3600_000 - 1000 - t.clock.now().getTime());
-    expect((await go(date)).status).toBe(200);
+    expect(expectWrapper(await go(date), 401).message).toMatch(/too far behind server time by 59\.98 minutes beyond the allowed hour/);
+    const endOfHour = date.slice(0, 13) + ':59:59.999Z';
+    expect((await go(endOfHour)).status).toBe(200);
     t.clock.advance(2000);
-    expect(expectWrapper(await go(date), 401).message).toMatch(/too far behind server time/);
+    expect(expectWrapper(await go(endOfHour), 401).message).toMatch(/too far behind server time/);
     // The same captured hour with a claimed offset that would move it later is refused: the token's offset is +00:00.
     const shifted = await go(date.slice(0, 13) + ':59:59-02:00');
     expect(expectWrapper(shifted, 401).message).toMatch(/read in this token's offset \+00:00/);
@@ -92,5 +95,18 @@ describe('signed-request replay window', () => {
     expect(windowRefusal('2026-06-01T14:10:00+02:00', now, null)).toBeUndefined();
     expect(windowRefusal('2026-06-01T14:10:00+02:00', now, 0)).toMatch(/ahead/);
     expect(windowRefusal('2026-06-01T12:00:00+14:01', now, null)).toMatch(/not a real UTC offset/);
+  });
+
+  it('windowRefusal: the date as sent within one hour of server time, either way (README, Signed requests)', () => {
+    const now = Date.parse('2026-06-01T12:30:00Z');
+    expect(windowRefusal('2026-06-01T11:30:00Z', now, null)).toBeUndefined();
+    expect(windowRefusal('2026-06-01T11:29:59Z', now, null)).toMatch(/too far behind server time by 0\.02 minutes beyond the allowed hour/);
+    expect(windowRefusal('2026-06-01T13:30:00Z', now, null)).toBeUndefined();
+    expect(windowRefusal('2026-06-01T13:30:01Z', now, null)).toMatch(/too far ahead of server time by 0\.02 minutes/);
+    // The same instant in another real offset is the same date.
+    expect(windowRefusal('2026-06-01T17:00:00+05:30', now, null)).toBeUndefined();
+    expect(windowRefusal('2026-06-01T08:59:59-02:30', now, null)).toMatch(/behind/);
+    // A date that names no real instant (month 13) is malformed.
+    expect(windowRefusal('2026-13-01T12:00:00Z', now, null)).toMatch(/malformed/);
   });
 });

@@ -83,6 +83,33 @@ delete from graph_nodes where objectid = any($1::text[])`;
 export const DELETE_EDGES_OF_KINDS = /* SQL */ `-- graph.deleteEdgesOfKinds
 delete from graph_edges where kind_id = any($1::smallint[])`;
 
+export const CLEAR_ALL = /* SQL */ `-- graph.clearAll
+truncate graph_edges, graph_nodes`;
+
+/** $1: kind ids whose nodes go; $2: whether sourceless nodes go too; $3: the source kind ids (sourceless = none). */
+export const DELETE_NODES_OF_KINDS = /* SQL */ `-- graph.deleteNodesOfKinds
+with doomed as (
+  select id from graph_nodes where kind_ids && $1::smallint[] or ($2::boolean and not kind_ids && $3::smallint[])
+), edges as (
+  delete from graph_edges where start_id in (select id from doomed) or end_id in (select id from doomed)
+)
+delete from graph_nodes where id in (select id from doomed)`;
+
+export const DELETE_EDGE_SOURCES = /* SQL */ `-- graph.deleteEdgeSources
+delete from graph_edge_sources`;
+
+export const INSERT_EDGE_SOURCES = /* SQL */ `-- graph.insertEdgeSources
+insert into graph_edge_sources (start_id, end_id, kind, parts)
+select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::jsonb[])
+on conflict (start_id, end_id, kind) do update set parts = excluded.parts`;
+
+export const EDGE_SOURCES = /* SQL */ `-- graph.edgeSources
+select parts from graph_edge_sources where start_id = $1 and end_id = $2 and kind = $3`;
+
+export const EDGES_INTO = /* SQL */ `-- graph.edgesInto
+select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId", e.properties
+from graph_edges e where e.end_id = $1 and e.kind_id = any($2::smallint[]) order by e.id`;
+
 export const REMOVE_KIND = /* SQL */ `-- graph.removeKind
 update graph_nodes set kind_ids = array_remove(kind_ids, $1::smallint) where kind_ids @> array[$1::smallint]`;
 

@@ -1,7 +1,17 @@
 import type { Queryable } from '../../db/pool.js';
 import { nextTurn } from '../../next-turn.js';
 import type { EdgeInput, GraphEdge, GraphNode, NodeInput, Properties } from '../model.js';
-import type { EdgeById, EdgesByIdOptions, EdgeScanBatch, EdgeTriple, GraphStore, GraphWriter, NodeScanRow, NodeSummary } from '../store.js';
+import type {
+  EdgeById,
+  EdgeSourceRow,
+  EdgesByIdOptions,
+  EdgeScanBatch,
+  EdgeTriple,
+  GraphStore,
+  GraphWriter,
+  NodeScanRow,
+  NodeSummary,
+} from '../store.js';
 import { Stager } from './bulk.js';
 import { writePrepared } from './write-prepared.js';
 import { prepareBatch, type PreparedBatch } from '../prepared.js';
@@ -20,6 +30,8 @@ export interface GraphDb extends Queryable, CopyOutDb {
 const RELEASE_NODES = Symbol('releaseNodes');
 
 const SCAN_PAGE = 50_000;
+/** Derived-edge sources per insert statement. */
+const SOURCES_PAGE = 5_000;
 /**
  * Nodes per page of a node scan. Each page is mapped and handed over in one turn of the event loop, so a page of
  * 50,000 held a serving process's loop for 70-100 ms during a path index rebuild at tier M.
@@ -230,6 +242,25 @@ export class PgGraphStore implements GraphStore {
     return new Map(this.byId);
   }
 
+  async edgeSources(startId: number, endId: number, kind: string): Promise<EdgeTriple[] | undefined> {
+    const rows = await this.db.query<{ parts: [number, number, string][] }>(SQL.EDGE_SOURCES, [startId, endId, kind]);
+    return rows[0]?.parts.map(([s, e, k]) => ({ startId: Number(s), endId: Number(e), kind: k }));
+  }
+
+  async edgesInto(endId: number, kinds: readonly string[]): Promise<GraphEdge[]> {
+    const ids = [...(await this.knownKindIdsOf(kinds)).values()];
+    if (!ids.length) return [];
+    await this.loadKinds(this.db);
+    const rows = await this.db.query<EdgeRow>(SQL.EDGES_INTO, [endId, ids]);
+    return rows.map((r) => ({
+      id: r.id,
+      startId: r.startId,
+      endId: r.endId,
+      kind: this.byId.get(r.kindId)!,
+      properties: r.properties ?? {},
+    }));
+  }
+
   async allShortestPaths(startId: number, endId: number, kinds: readonly string[] | null, maxDepth: number): Promise<EdgeTriple[][]> {
     const kindIds = kinds ? [...(await this.knownKindIdsOf(kinds)).values()] : null;
     const rows = await this.db.query<{ path: number[] }>(SQL.ALL_SHORTEST_PATHS, [startId, endId, maxDepth, kindIds]);
@@ -271,12 +302,35 @@ export class PgGraphStore implements GraphStore {
         const ids = [...(await this.knownKindIdsOf(kinds, q)).values()];
         return ids.length ? q.execute(SQL.DELETE_EDGES_OF_KINDS, [ids]) : 0;
       },
+      clearAll: async () => {
+        bulk?.forget();
+        await q.execute(SQL.CLEAR_ALL);
+      },
+      deleteNodesOfKinds: async (kinds: readonly string[], sourcelessExcept?: readonly string[]) => {
+        bulk?.forget();
+        const ids = [...(await this.knownKindIdsOf(kinds, q)).values()];
+        const sources = sourcelessExcept ? [...(await this.knownKindIdsOf(sourcelessExcept, q)).values()] : [];
+        if (!ids.length && !sourcelessExcept) return 0;
+        return q.execute(SQL.DELETE_NODES_OF_KINDS, [ids, !!sourcelessExcept, sources]);
+      },
       removeKindEverywhere: async (kind: string) => {
         bulk?.forget();
         const id = (await this.knownKindIdsOf([kind], q)).get(kind);
         return id === undefined ? 0 : q.execute(SQL.REMOVE_KIND, [id]);
       },
       removePropertyEverywhere: async (key: string) => q.execute(SQL.REMOVE_PROPERTY, [key]),
+      replaceEdgeSources: async (rows: readonly EdgeSourceRow[]) => {
+        await q.execute(SQL.DELETE_EDGE_SOURCES);
+        for (let i = 0; i < rows.length; i += SOURCES_PAGE) {
+          const page = rows.slice(i, i + SOURCES_PAGE);
+          await q.execute(SQL.INSERT_EDGE_SOURCES, [
+            page.map((r) => r.startId),
+            page.map((r) => r.endId),
+            page.map((r) => r.kind),
+            page.map((r) => JSON.stringify(r.parts)),
+          ]);
+        }
+      },
     };
     // Node and edge batches are written in the background while the caller prepares the next one (parsing and
     // converting overlap with the database's work); everything else waits for them first. A node batch is held
@@ -323,8 +377,11 @@ export class PgGraphStore implements GraphStore {
       nodeIds: after(writer.nodeIds),
       deleteNodes: after(writer.deleteNodes),
       deleteEdgesOfKinds: after(writer.deleteEdgesOfKinds),
+      clearAll: after(writer.clearAll),
+      deleteNodesOfKinds: after(writer.deleteNodesOfKinds),
       removeKindEverywhere: after(writer.removeKindEverywhere),
       removePropertyEverywhere: after(writer.removePropertyEverywhere),
+      replaceEdgeSources: after(writer.replaceEdgeSources),
       [RELEASE_NODES]: releaseNodes,
     } as GraphWriter;
   }

@@ -22,6 +22,10 @@ export const collectorsResolvers: Resolvers = {
     currentJob: (_, __, ctx) => ctx.services.collectionJobs.current(clientOf(ctx)),
     collectorManifest: (_, { type }, ctx) => ctx.services.collectorFiles.manifest(type),
     collectorChecksum: (_, { type, releaseTag }, ctx) => ctx.services.collectorFiles.checksum(type, releaseTag),
+    collectorDownload: async (_, { type, releaseTag }, ctx) => {
+      const d = await ctx.services.collectorFiles.download(type, releaseTag);
+      return { version: d.version, fileName: d.fileName, sha256sum: d.sha256sum, contentBase64: d.content.toString('base64') };
+    },
   },
   Mutation: {
     createClient: (_, { input }, ctx) => ctx.services.clients.create(input),

@@ -36,6 +36,11 @@ export const pathGraph = (p: Json): RestResponse => {
   if (!p.pathCount) {
     throw notFound('pathfinding', 'Path not found.');
   }
+  return { body: { data: graphResponse(p) }, headers };
+};
+
+/** BloodHound's GraphResponse: nodes keyed by id (its UnifiedNode), edges as a list (UnifiedEdge). */
+export const graphResponse = (p: Json): { nodes: Record<string, unknown>; edges: unknown[] } => {
   const nodes = Object.fromEntries(
     p.nodes.map((n: Json) => [
       String(n.id),
@@ -60,7 +65,7 @@ export const pathGraph = (p: Json): RestResponse => {
     lastSeen: e.properties.lastseen ?? '',
     properties: e.properties,
   }));
-  return { body: { data: { nodes, edges } }, headers };
+  return { nodes, edges };
 };
 
 export const job = (j: JobFieldsFragment) => ({

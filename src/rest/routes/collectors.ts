@@ -236,6 +236,15 @@ export const collectorRoutes = [
     variables: ({ params }) => ({ type: collectorTypeName(params.collector_type) }),
     reshape: ({ collectorManifest: m }) => data({ latest: m.latest ?? '', versions: m.versions }),
   }),
+  // The release itself (BloodHound's DownloadCollectorByVersion), served only when it matches its checksum.
+  route('GET', '/api/v2/collectors/:collector_type/:release_tag', 'collectors', 'CollectorDownload', {
+    input: { params: z.object({ collector_type: z.string(), release_tag: z.string() }) },
+    variables: ({ params }) => ({ type: collectorTypeName(params.collector_type), releaseTag: params.release_tag }),
+    reshape: ({ collectorDownload: d }) => ({
+      raw: { data: Buffer.from(d.contentBase64, 'base64'), contentType: 'application/octet-stream' },
+      headers: { 'Content-Disposition': `attachment; filename="${d.fileName}"` },
+    }),
+  }),
   // 15
   route('GET', '/api/v2/collectors/:collector_type/:release_tag/checksum', 'collectors', 'CollectorChecksum', {
     input: { params: z.object({ collector_type: z.string(), release_tag: z.string() }) },

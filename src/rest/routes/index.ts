@@ -6,6 +6,7 @@ import { collectorRoutes } from './collectors.js';
 import { datapipeRoutes } from './datapipe.js';
 import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
+import { graphDataRoutes } from './graph-data.js';
 import { identityRoutes } from './identity.js';
 import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
@@ -14,6 +15,7 @@ import { tagRoutes } from './tag-routes.js';
 const DECLARED: RestRoute[] = [
   ...identityRoutes,
   ...graphRoutes,
+  ...graphDataRoutes,
   ...datapipeRoutes,
   ...collectorRoutes,
   ...adminRoutes,

@@ -1,8 +1,9 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import semver from 'semver';
 import type { CollectorType } from '../../db/stores/collectors/clients-store.js';
-import { badRequest, notFound } from '../../errors.js';
+import { badRequest, conflict, notFound } from '../../errors.js';
 import { COLLECTOR_TYPES } from './clients.js';
 
 export interface CollectorVersion {
@@ -15,6 +16,13 @@ export interface CollectorManifest {
   type: CollectorType;
   latest: string | null;
   versions: CollectorVersion[];
+}
+
+export interface CollectorDownload {
+  version: string;
+  fileName: string;
+  sha256sum: string;
+  content: Buffer;
 }
 
 export interface ChecksumFile {
@@ -58,18 +66,34 @@ export function createCollectorFiles(dir: string) {
     return { type, latest: latest?.version ?? null, versions };
   }
 
+  /** The release a tag names (`latest` or a semver), or a 404. */
+  async function release(type: CollectorType, tag: string): Promise<CollectorVersion> {
+    if (tag !== 'latest' && !TAG.test(tag)) throw badRequest(CONTEXT, 'release_tag must be a version (vX.Y.Z) or latest.');
+    const m = await manifest(type);
+    const version = tag === 'latest' ? m.latest : `v${tag.replace(/^v/, '')}`;
+    const known = version && m.versions.find((v) => v.version === version);
+    if (!known) throw notFound(CONTEXT, tag === 'latest' ? `No ${type} release is available.` : `${type} ${tag} is not available.`);
+    return known;
+  }
+
   return {
     manifest,
 
+    /** GET /api/v2/collectors/{type}/{tag}: the release's zip, which must match its published checksum. */
+    async download(type: CollectorType, tag: string): Promise<CollectorDownload> {
+      const known = await release(type, tag);
+      const fileName = `${type}-${known.version}.zip`;
+      const content = await fs.readFile(path.join(dir, type, fileName)).catch(() => {
+        throw notFound(CONTEXT, `${type} ${known.version} has a checksum but its zip is not in the collectors directory.`);
+      });
+      const sum = crypto.createHash('sha256').update(content).digest('hex');
+      if (sum !== known.sha256sum) throw conflict(CONTEXT, `${fileName} does not match its published checksum; it is not served.`);
+      return { version: known.version, fileName, sha256sum: sum, content };
+    },
+
     /** Endpoint 15: the checksum file's bytes for a release tag (`latest` or a semver). */
     async checksum(type: CollectorType, tag: string): Promise<ChecksumFile> {
-      if (tag !== 'latest' && !TAG.test(tag)) throw badRequest(CONTEXT, 'release_tag must be a version (vX.Y.Z) or latest.');
-      const m = await manifest(type);
-      const version = tag === 'latest' ? m.latest : `v${tag.replace(/^v/, '')}`;
-      const known = version && m.versions.find((v) => v.version === version);
-      if (!known) {
-        throw notFound(CONTEXT, tag === 'latest' ? `No ${type} release is available.` : `${type} ${tag} is not available.`);
-      }
+      const known = await release(type, tag);
       const fileName = `${type}-${known.version}.zip.sha256`;
       return { version: known.version, fileName, content: await fs.readFile(path.join(dir, type, fileName)) };
     },

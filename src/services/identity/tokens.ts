@@ -2,7 +2,7 @@ import type { BodySource, StreamedDigest } from '../../auth/body-source.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { Keyring } from '../../auth/secret-box.js';
-import { beginSignature, digestsEqual, MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES, namedHour } from '../../auth/signature.js';
+import { beginSignature, digestsEqual, MAX_OFFSET_MINUTES, MIN_OFFSET_MINUTES, namedHour, parseRequestDate } from '../../auth/signature.js';
 import { PERMISSIONS, type Session, type UserSession } from '../../auth/session.js';
 import type { PrincipalsStore, TokenPrincipal } from '../../db/stores/identity/principals-store.js';
 import type { TokenModel, TokensStore } from '../../db/stores/identity/tokens-store.js';
@@ -70,6 +70,8 @@ export interface PrincipalCache {
   invalidate(): void;
 }
 
+/** How far RequestDate may be from server time, either way (the README's one hour). */
+const SKEW_MS = 3600_000;
 /** How far a client's clock may run ahead of ours: its hour may start up to an hour after now. */
 const AHEAD_MS = 3600_000;
 /** How long after the start of the hour it names a signature stays usable. */
@@ -82,15 +84,24 @@ const fmtOffset = (m: number) =>
 export const tokenKeyAad = (tokenId: string) => `auth_tokens.key:${tokenId.toLowerCase()}`;
 
 /**
- * The window check of a signed request. Only the hour text is signed, so the check is made on the start of that
- * hour, read in the claimed offset and, when the token has one fixed by earlier use, in that offset too: a replay
- * cannot buy time by claiming another offset. Returns the refusal message, or undefined when inside.
+ * The window check of a signed request. RequestDate as sent must be within an hour of server time. Only its hour text
+ * is signed (minutes can be rewritten), so the check is also made on the start of that hour, read in the claimed
+ * offset and, when the token has one fixed by earlier use, in that offset too: a replay cannot buy time by claiming
+ * another offset, and a captured signature is usable at most two hours after the start of its hour. Returns the
+ * refusal message, or undefined when inside.
  */
 export function windowRefusal(requestDate: string, nowMs: number, pinnedOffset: number | null): string | undefined {
   const named = namedHour(requestDate);
   if (!named) return 'the RequestDate header is malformed.';
   if (named.offsetMinutes < MIN_OFFSET_MINUTES || named.offsetMinutes > MAX_OFFSET_MINUTES) {
     return `RequestDate offset ${fmtOffset(named.offsetMinutes)} is not a real UTC offset (-12:00 to +14:00).`;
+  }
+  const sent = parseRequestDate(requestDate);
+  if (!sent) return 'the RequestDate header is malformed.';
+  const skew = sent.getTime() - nowMs;
+  if (Math.abs(skew) > SKEW_MS) {
+    const minutes = ((Math.abs(skew) - SKEW_MS) / 60_000).toFixed(2);
+    return `RequestDate is too far ${skew > 0 ? 'ahead of' : 'behind'} server time by ${minutes} minutes beyond the allowed hour. Server time is ${new Date(nowMs).toISOString()}.`;
   }
   const readings = [named.offsetMinutes];
   if (pinnedOffset !== null && pinnedOffset !== named.offsetMinutes) readings.push(pinnedOffset);
