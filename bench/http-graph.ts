@@ -291,7 +291,7 @@ async function startBare(bodyBytes: number, server?: 'born'): Promise<{ url: str
  * The bench's database. With BENCH_KEEP_GRAPH=1 on a real server the ingested forest stays in a schema named after
  * its size and is reused by later runs (`kept`): ingesting tier M takes minutes on the shared machine.
  */
-async function keptDatabase(
+export async function keptDatabase(
   schema: string,
 ): Promise<{ db: Database; url: string; kind: string; kept: boolean; ingested(): Promise<void>; close(): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;

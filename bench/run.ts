@@ -1,6 +1,7 @@
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
+import { cypherBench } from './cypher';
 import { graphDataBench } from './graph-data';
 import { floodBench } from './flood';
 import { fuzz } from './fuzz';
@@ -18,6 +19,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-overhead': httpOverhead,
   'http-graph': httpGraphBench,
   paths: pathsBench,
+  cypher: cypherBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
   flood: floodBench,

@@ -127,6 +127,11 @@ export interface GraphStore {
    * rest's JSON was most of its load: ~1.5 M edges at tier M).
    */
   edgesOfKinds(kinds: readonly string[], propertiesOf?: readonly string[]): Promise<GraphEdge[]>;
+  /**
+   * One property of every node that has it, as two parallel lists (the Cypher engine's property columns: one read per
+   * key and graph generation). `objectid` reads the identity column.
+   */
+  nodePropertyColumn(key: string): Promise<{ ids: number[]; values: unknown[] }>;
   scanNodes(propertyKeys: readonly string[], onBatch: (rows: NodeScanRow[]) => void): Promise<void>;
   scanEdges(onBatch: (batch: EdgeScanBatch) => void): Promise<void>;
   /** Names of kind ids seen in scans (after a scan, or from the kind table). */

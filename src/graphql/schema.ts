@@ -8,6 +8,7 @@ import { accountsResolvers } from './resolvers/accounts.js';
 import { adminResolvers } from './resolvers/admin.js';
 import { collectorsResolvers } from './resolvers/collectors.js';
 import { commonResolvers } from './resolvers/common.js';
+import { cypherResolvers } from './resolvers/cypher.js';
 import { entitiesResolvers } from './resolvers/entities.js';
 import { enumResolvers } from './resolvers/enums.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
@@ -39,6 +40,7 @@ const RESOLVERS: Resolvers[] = [
   adminResolvers,
   accountsResolvers,
   savedQueriesResolvers,
+  cypherResolvers,
 ];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */

@@ -16,6 +16,8 @@ import { createGraphService } from '../services/graph/graph.js';
 import { createEntityService } from '../services/graph/entities.js';
 import { cachedNodeReads } from '../services/graph/node-cache.js';
 import { createSearchService } from '../services/graph/search.js';
+import { createCypherService } from '../services/cypher/cypher.js';
+import { createTagMembersStore } from '../db/stores/cypher/tag-members-store.js';
 import { createJobListsService } from '../services/collectors/job-lists.js';
 import { createSearchStore } from '../db/stores/graph/search-store.js';
 import { createJobListsStore } from '../db/stores/collectors/job-lists-store.js';
@@ -178,6 +180,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const nodes = cachedNodeReads(graphStore, graphIndex);
   const graph = createGraphService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
   const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
+  const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
   const datapipe = createDatapipeService({
@@ -275,6 +278,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     graph,
     entities,
     search,
+    cypher,
     jobLists: createJobListsService({ store: createJobListsStore(db) }),
     datapipe,
     clients,

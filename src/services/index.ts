@@ -9,6 +9,7 @@ import type { ClientsService } from './collectors/clients.js';
 import type { CollectionJobsService } from './collectors/collection-jobs.js';
 import type { CollectorFiles } from './collectors/collector-files.js';
 import type { CustomNodesService } from './graph/custom-nodes.js';
+import type { CypherService } from './cypher/cypher.js';
 import type { DatapipeService } from './datapipe/datapipe.js';
 import type { EntityService } from './graph/entities.js';
 import type { EventsService } from './collectors/events.js';
@@ -44,6 +45,8 @@ export interface Services {
   /** Entity panels and their lists (issue 12), run on the path index. */
   entities: EntityService;
   search: SearchService;
+  /** Read-only Cypher over the graph (POST /api/v2/graphs/cypher, GraphQL `cypher`, saved queries, zone seeds). */
+  cypher: CypherService;
   jobLists: JobListsService;
   datapipe: DatapipeService;
   clients: ClientsService;

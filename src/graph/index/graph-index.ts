@@ -273,6 +273,13 @@ export class GraphIndex {
     return this.nodeKindBits.get(kind) ?? -1;
   }
 
+  /** Every node kind's name, by bit number (the Cypher engine lists a node's labels from its bitset). */
+  nodeKindNames(): string[] {
+    const names: string[] = [];
+    for (const [name, bit] of this.nodeKindBits) names[bit] = name;
+    return names;
+  }
+
   hasKind(dense: number, bit: number): boolean {
     if (bit < 0) return false;
     return (this.kindMask[dense * this.kindWords + (bit >>> 5)]! & (1 << (bit & 31))) !== 0;

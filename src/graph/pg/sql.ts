@@ -198,3 +198,9 @@ select w.path from walk w cross join total where w.node = $2::bigint and w.depth
 
 export const EDGES_BY_IDS = /* SQL */ `-- graph.edgesByIds
 select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId" from graph_edges e where e.id = any($1::bigint[])`;
+
+export const NODE_PROPERTY_COLUMN = /* SQL */ `-- graph.nodePropertyColumn
+select n.id, ${bounded('n.properties -> $1')} as v from graph_nodes n where n.properties ? $1`;
+
+export const NODE_OBJECTID_COLUMN = /* SQL */ `-- graph.nodeObjectidColumn
+select n.id, n.objectid as v from graph_nodes n`;

@@ -195,6 +195,20 @@ export class PgGraphStore implements GraphStore {
     }
   }
 
+  async nodePropertyColumn(key: string): Promise<{ ids: number[]; values: unknown[] }> {
+    const rows = await this.db.query<{ id: number; v: unknown }>(
+      key === 'objectid' ? SQL.NODE_OBJECTID_COLUMN : SQL.NODE_PROPERTY_COLUMN,
+      key === 'objectid' ? [] : [key],
+    );
+    const ids = new Array<number>(rows.length);
+    const values = new Array<unknown>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      ids[i] = rows[i]!.id;
+      values[i] = rows[i]!.v;
+    }
+    return { ids, values };
+  }
+
   async scanNodes(propertyKeys: readonly string[], onBatch: (rows: NodeScanRow[]) => void): Promise<void> {
     await this.loadKinds(this.db);
     let last = 0;

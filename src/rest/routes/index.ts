@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts.js';
 import { aliasRoutes, jobListRoutes, roleRoutes } from './aliases.js';
 import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
+import { cypherRoutes } from './cypher.js';
 import { datapipeRoutes } from './datapipe.js';
 import { entityRoutes } from './entities.js';
 import { graphRoutes } from './graph.js';
@@ -31,5 +32,6 @@ export const ROUTES: RestRoute[] = [
   ...roleRoutes,
   ...jobListRoutes,
   ...tagRoutes,
+  ...cypherRoutes,
   ...aliasRoutes(DECLARED),
 ];

@@ -1,0 +1,71 @@
+import type { Direction } from '../model/ast.js';
+import type { MapValue, RelV, Value } from '../execute/values.js';
+
+/** One step from a node: the relationship and the node at its other end. */
+export interface Step {
+  rel: RelV;
+  other: number;
+}
+
+/**
+ * The narrow graph the executor reads: nodes by id (non-negative integers), their labels and properties, the
+ * relationships at a node. Two implementations: the live graph (the in-memory path index plus property columns
+ * read from PostgreSQL) and the in-memory graph of the TCK.
+ *
+ * A read that needs data not in memory yet may throw `NeedData`: the executor waits for it and evaluates again,
+ * so property columns load once on first use and the executor itself stays synchronous.
+ */
+export interface CypherGraph {
+  /** Every node, in id order. */
+  nodes(): Iterable<number>;
+  nodeCount(): number;
+  /** The nodes that have a label (none for a label the graph has never seen). */
+  nodesWithLabel(label: string): Iterable<number>;
+  /** How many nodes have a label, for the planner (an estimate is enough). */
+  labelCount(label: string): number;
+  hasLabel(node: number, label: string): boolean;
+  labels(node: number): string[];
+  nodeProperty(node: number, key: string): Value;
+  nodeProperties(node: number): MapValue;
+  /** The relationships of a node in a direction, of the given types (any when null). */
+  expand(node: number, direction: Direction, types: readonly string[] | null): Iterable<Step>;
+  /** How many relationships a node has in a direction (the planner's and the analyzer's estimate). */
+  degree(node: number, direction: Direction): number;
+  relProperty(rel: RelV, key: string): Value;
+  relProperties(rel: RelV): MapValue;
+  /**
+   * Loads, before a run, what the query is known to read: the property columns of `keys` (and whole property maps
+   * when `allProperties`). Optional: a graph that holds everything in memory has nothing to load.
+   */
+  prepare?(keys: readonly string[], allProperties: boolean): Promise<void>;
+  /**
+   * Nodes whose property equals a value, when the graph can answer it without a scan (objectid, name); undefined
+   * when it cannot (the planner scans then).
+   */
+  nodesByProperty?(key: string, value: Value): number[] | undefined;
+  /**
+   * All shortest paths from `source` to `target` when the graph has a faster search than the executor's own
+   * breadth-first one (the path index's, outbound only). undefined: not for this shape.
+   */
+  shortestPaths?(
+    source: number,
+    target: number,
+    direction: Direction,
+    types: readonly string[] | null,
+    maxDepth: number,
+    maxPaths: number,
+  ): RelV[][] | undefined;
+}
+
+/** Thrown by a graph read whose data is still to be loaded; the executor awaits `ready` and evaluates again. */
+export class NeedData {
+  constructor(readonly ready: Promise<void>) {}
+}
+
+/** A graph the TCK's set-up writes to (the in-memory graph); the service's graph has no write path. */
+export interface WritableGraph extends CypherGraph {
+  createNode(labels: readonly string[], properties: MapValue): number;
+  createRelationship(start: number, end: number, type: string, properties: MapValue): RelV;
+}
+
+export const isWritable = (g: CypherGraph): g is WritableGraph => typeof (g as Partial<WritableGraph>).createNode === 'function';

@@ -1,0 +1,274 @@
+import type { GraphIndex, Side } from '../../graph/index/graph-index.js';
+import { allShortestPaths } from '../../graph/index/shortest-paths.js';
+import type { Direction } from '../model/ast.js';
+import { fromJson, RelV, type MapValue, type Value } from '../execute/values.js';
+import { NeedData, type CypherGraph, type Step } from './graph.js';
+
+/** Where the live graph reads what the path index does not hold (the graph store, through the node memory). */
+export interface LiveSources {
+  /** One property of every node that has it, by store id. */
+  column(key: string): Promise<{ ids: number[]; values: unknown[] }>;
+  /** Whole nodes' properties by store id. */
+  nodes(ids: readonly number[]): Promise<{ id: number; properties: Record<string, unknown> }[]>;
+  /** Edges' properties by start, end and kind. */
+  edges(
+    triples: readonly { startId: number; endId: number; kind: string }[],
+  ): Promise<{ startId: number; endId: number; kind: string; properties: Record<string, unknown> }[]>;
+}
+
+/** Zone and label memberships as tag kinds (`Tag_Tier_Zero`, `Tag_Owned`, …), by store id. */
+export type TagKinds = ReadonlyMap<string, ReadonlySet<number>>;
+
+/** Columns kept per graph at most; the oldest is dropped past it (each is ~1-4 MB at tier M). */
+const MAX_COLUMNS = 64;
+
+/**
+ * The service's graph for Cypher. Structure comes from the in-memory path index (dense node numbers, kind bitsets,
+ * both CSR directions); a relationship's id is its position in the index's out arrays. Node properties are read
+ * as columns, one per key, each loaded once from PostgreSQL on first use and kept with this index (a rebuild after
+ * any write makes a new LiveGraph, so they never go stale); whole property maps and edge properties are read by
+ * the element, on demand. Tag kinds of zones and labels join each node's own kinds, and `system_tags` shows them
+ * as BloodHound writes it (admin_tier_0, owned).
+ */
+export class LiveGraph implements CypherGraph {
+  private readonly columns = new Map<string, Map<number, Value>>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private readonly full = new Map<number, MapValue>();
+  private readonly relProps = new Map<number, MapValue>();
+  private readonly byLabel = new Map<string, Int32Array>();
+  private readonly lookups = new Map<string, Map<string, number[]>>();
+  private kindNames: string[];
+  private tags: TagKinds = new Map();
+  private tagsByDense = new Map<number, string[]>();
+
+  constructor(
+    readonly index: GraphIndex,
+    private readonly sources: LiveSources,
+  ) {
+    this.kindNames = index.nodeKindNames();
+  }
+
+  /** The zone memberships to show as kinds (read per query: zones change without the graph changing). */
+  setTags(tags: TagKinds): void {
+    if (tags === this.tags) return;
+    this.tags = tags;
+    this.tagsByDense = new Map();
+    for (const [kind, members] of tags) {
+      for (const id of members) {
+        const d = this.index.dense(id);
+        if (d < 0) continue;
+        const list = this.tagsByDense.get(d);
+        if (list) list.push(kind);
+        else this.tagsByDense.set(d, [kind]);
+      }
+    }
+    this.byLabel.clear();
+  }
+
+  async prepare(keys: readonly string[], _allProperties: boolean): Promise<void> {
+    await Promise.all(keys.map((k) => this.loadColumn(k)));
+  }
+
+  private loadColumn(key: string): Promise<void> {
+    if (this.columns.has(key)) return Promise.resolve();
+    let p = this.loading.get(key);
+    if (!p) {
+      p = this.sources.column(key).then(({ ids, values }) => {
+        const col = new Map<number, Value>();
+        for (let i = 0; i < ids.length; i++) {
+          const d = this.index.dense(ids[i]!);
+          if (d >= 0) col.set(d, fromJson(values[i]));
+        }
+        if (this.columns.size >= MAX_COLUMNS) this.columns.delete(this.columns.keys().next().value!);
+        this.columns.set(key, col);
+        this.loading.delete(key);
+      });
+      p.catch(() => this.loading.delete(key));
+      this.loading.set(key, p);
+    }
+    return p;
+  }
+
+  *nodes(): Iterable<number> {
+    for (let d = 0; d < this.index.nodeCount; d++) yield d;
+  }
+
+  nodeCount(): number {
+    return this.index.nodeCount;
+  }
+
+  private labelled(label: string): Int32Array {
+    let list = this.byLabel.get(label);
+    if (!list) {
+      const found: number[] = [];
+      const bit = this.index.kindBit(label);
+      if (bit >= 0) for (let d = 0; d < this.index.nodeCount; d++) if (this.index.hasKind(d, bit)) found.push(d);
+      const tagged = this.tags.get(label);
+      if (tagged) {
+        const seen = new Set(found);
+        for (const id of tagged) {
+          const d = this.index.dense(id);
+          if (d >= 0 && !seen.has(d)) found.push(d);
+        }
+        found.sort((a, b) => a - b);
+      }
+      list = Int32Array.from(found);
+      this.byLabel.set(label, list);
+    }
+    return list;
+  }
+
+  nodesWithLabel(label: string): Iterable<number> {
+    return this.labelled(label);
+  }
+
+  labelCount(label: string): number {
+    return this.labelled(label).length;
+  }
+
+  hasLabel(node: number, label: string): boolean {
+    if (this.index.hasKind(node, this.index.kindBit(label))) return true;
+    return this.tagsByDense.get(node)?.includes(label) ?? false;
+  }
+
+  labels(node: number): string[] {
+    const out: string[] = [];
+    const words = this.index.kindWords;
+    for (let w = 0; w < words; w++) {
+      let bits = this.index.kindMask[node * words + w]!;
+      while (bits) {
+        const b = 31 - Math.clz32(bits & -bits);
+        out.push(this.kindNames[w * 32 + b]!);
+        bits &= bits - 1;
+      }
+    }
+    for (const t of this.tagsByDense.get(node) ?? []) if (!out.includes(t)) out.push(t);
+    return out;
+  }
+
+  nodeProperty(node: number, key: string): Value {
+    const col = this.columns.get(key);
+    if (!col) throw new NeedData(this.loadColumn(key));
+    const v = col.get(node) ?? null;
+    return key === 'system_tags' ? this.systemTags(node, v) : v;
+  }
+
+  /** BloodHound's system_tags: analysis writes admin_tier_0; zones add theirs (owned for the Owned label). */
+  private systemTags(node: number, stored: Value): Value {
+    const tags = this.tagsByDense.get(node);
+    if (!tags) return stored;
+    const words = new Set(typeof stored === 'string' && stored ? stored.split(' ') : []);
+    if (tags.includes('Tag_Tier_Zero')) words.add('admin_tier_0');
+    if (tags.includes('Tag_Owned')) words.add('owned');
+    return words.size ? [...words].join(' ') : stored;
+  }
+
+  nodeProperties(node: number): MapValue {
+    const known = this.full.get(node);
+    if (known) return { ...known };
+    const id = this.index.dbId(node);
+    throw new NeedData(
+      this.sources.nodes([id]).then((rows) => {
+        const props = fromJson(rows[0]?.properties ?? {}) as MapValue;
+        const tags = this.systemTags(node, props.system_tags ?? null);
+        if (tags !== null) props.system_tags = tags;
+        this.full.set(node, props);
+      }),
+    );
+  }
+
+  *expand(node: number, direction: Direction, types: readonly string[] | null): Iterable<Step> {
+    const index = this.index;
+    if (direction !== 'in') yield* this.side(index.side('out'), node, types, true);
+    if (direction !== 'out') yield* this.side(index.side('in'), node, types, direction === 'in');
+  }
+
+  private *side(side: Side, node: number, types: readonly string[] | null, selfLoops: boolean): Iterable<Step> {
+    const index = this.index;
+    const out = side.edges === null;
+    const ranges: [number, number][] = [];
+    if (types === null) ranges.push([side.offsets[node]!, side.offsets[node + 1]!]);
+    else {
+      for (const t of types) {
+        const k = index.edgeKindId(t);
+        if (k < 0) continue;
+        ranges.push([index.kindStart(side, node, k), index.kindStart(side, node, k + 1)]);
+      }
+    }
+    for (const [from, to] of ranges) {
+      for (let q = from; q < to; q++) {
+        const pos = out ? q : side.edges![q]!;
+        const other = side.others[q]!;
+        // A self-loop is one relationship: met once when both directions are asked for.
+        if (!out && !selfLoops && other === node) continue;
+        const rel = out
+          ? new RelV(pos, node, other, index.edgeKindName(index.outKinds[pos]!))
+          : new RelV(pos, other, node, index.edgeKindName(index.outKinds[pos]!));
+        yield { rel, other };
+      }
+    }
+  }
+
+  degree(node: number, direction: Direction): number {
+    const i = this.index;
+    const outDeg = i.outOffsets[node + 1]! - i.outOffsets[node]!;
+    const inDeg = i.inOffsets[node + 1]! - i.inOffsets[node]!;
+    return direction === 'out' ? outDeg : direction === 'in' ? inDeg : outDeg + inDeg;
+  }
+
+  relProperty(rel: RelV, key: string): Value {
+    return this.relProperties(rel)[key] ?? null;
+  }
+
+  relProperties(rel: RelV): MapValue {
+    const known = this.relProps.get(rel.id);
+    if (known) return known;
+    const triple = { startId: this.index.dbId(rel.start), endId: this.index.dbId(rel.end), kind: rel.type };
+    throw new NeedData(
+      this.sources.edges([triple]).then((rows) => {
+        this.relProps.set(rel.id, fromJson(rows[0]?.properties ?? {}) as MapValue);
+      }),
+    );
+  }
+
+  /** Object ids (upper-cased, as stored) and names by value, from their columns. */
+  nodesByProperty(key: string, value: Value): number[] | undefined {
+    if (key !== 'objectid' && key !== 'name') return undefined;
+    if (typeof value !== 'string') return [];
+    let table = this.lookups.get(key);
+    if (!table) {
+      const col = this.columns.get(key);
+      if (!col) throw new NeedData(this.loadColumn(key));
+      table = new Map();
+      for (const [d, v] of col) {
+        if (typeof v !== 'string') continue;
+        const list = table.get(v);
+        if (list) list.push(d);
+        else table.set(v, [d]);
+      }
+      this.lookups.set(key, table);
+    }
+    return table.get(value) ?? [];
+  }
+
+  shortestPaths(
+    source: number,
+    target: number,
+    direction: Direction,
+    types: readonly string[] | null,
+    maxDepth: number,
+    maxPaths: number,
+  ): RelV[][] | undefined {
+    if (direction === 'both' || maxDepth > 15) return undefined;
+    const [s, t] = direction === 'out' ? [source, target] : [target, source];
+    const kinds = types ? this.index.kindSet(types) : null;
+    const r = allShortestPaths(this.index, s, t, { kinds, maxDepth, maxPaths });
+    return r.paths.map((positions) => {
+      const rels = [...positions].map((pos) => {
+        const start = this.index.edgeStart(pos);
+        return new RelV(pos, start, this.index.outTargets[pos]!, this.index.edgeKindName(this.index.outKinds[pos]!));
+      });
+      return direction === 'out' ? rels : rels.reverse();
+    });
+  }
+}
