@@ -5,7 +5,7 @@ import express from 'express';
 import request from 'supertest';
 import { errorHandler, notFoundHandler } from '../../src/http/errors';
 import { requestId } from '../../src/http/request-id';
-import { mountStaticUi, UI_CSP } from '../../src/http/ui/static-app';
+import { mountStaticUi, uiCsp } from '../../src/http/ui/static-app';
 import { expectWrapper } from '../helpers/app';
 import { testLog } from '../helpers/db';
 
@@ -21,7 +21,7 @@ function appOn(dir: string) {
 
 describe('the web app under /ui/', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-ui-'));
-  const html = '<!doctype html><script type="module" src="/ui/assets/index-AbC123.js"></script>';
+  const html = '<!doctype html><meta name="csp-nonce" nonce="__CSP_NONCE__"><script type="module" src="/ui/assets/index-AbC123.js"></script>';
   beforeAll(() => {
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(path.join(dir, 'index.html'), html);
@@ -41,12 +41,14 @@ describe('the web app under /ui/', () => {
     async (url) => {
       const res = await request(app).get(url);
       expect(res.status).toBe(200);
-      expect(res.text).toBe(html);
+      const nonce = /nonce="([^"]+)"/.exec(res.text)![1]!;
+      expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+      expect(res.text).toBe(html.replace('__CSP_NONCE__', nonce));
       expect(res.headers['content-type']).toMatch(/^text\/html/);
       expect(res.headers['cache-control']).toBe('no-cache');
-      expect(res.headers['content-security-policy']).toBe(UI_CSP);
-      expect(UI_CSP).toContain("script-src 'self'");
-      expect(UI_CSP).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(res.headers['content-security-policy']).toBe(uiCsp(nonce));
+      expect(res.headers['content-security-policy']).toContain("script-src 'self';");
+      expect(res.headers['content-security-policy']).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline|style-src '[^;]*unsafe-inline/);
     },
   );
 
@@ -58,6 +60,12 @@ describe('the web app under /ui/', () => {
     expect(res.headers['content-type']).toMatch(/javascript/);
     expectWrapper(await request(app).get('/ui/assets/index-Gone00.js'), 404);
     expect((await request(app).get('/ui/favicon.svg')).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('gives every page a fresh nonce', async () => {
+    const a = /nonce="([^"]+)"/.exec((await request(app).get('/ui/')).text)![1];
+    const b = /nonce="([^"]+)"/.exec((await request(app).get('/ui/')).text)![1];
+    expect(a).not.toBe(b);
   });
 
   it('says the app is not built (503) rather than serving nothing', async () => {

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Root } from './core/Root';
+import './core/cypher/run';
 import { applyTheme, useTheme } from './core/theme/theme';
 import './styles/app.css';
 

@@ -5,7 +5,7 @@ import { mountSessionRoutes } from './session-routes.js';
 import { mountStaticUi } from './static-app.js';
 
 export { cookieSession, sameOrigin } from './cookie-session.js';
-export { UI_CSP, UI_DIR } from './static-app.js';
+export { uiCsp, UI_DIR } from './static-app.js';
 
 export interface UiDeps {
   runner: OperationRunner;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
@@ -7,27 +8,32 @@ import { notFound, unavailable } from '../../errors.js';
 /** Where `npm run build` writes the web app (web/ → dist/web), from src/http/ui (tests) and dist/http/ui alike. */
 export const UI_DIR = path.resolve(__dirname, '..', '..', '..', 'dist', 'web');
 
-/** sha256 of the text of React Aria's one inline <style> (react-aria-pressable-style); the E2E run fails on drift. */
-export const REACT_ARIA_STYLE_HASH = 'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o=';
-
 /**
  * The app's Content-Security-Policy: scripts, styles, workers and requests from this server only; no inline
- * script, no eval, no inline style but React Aria's one by hash; images may be data: and blob: URLs (node icons are SVG data URLs, PNG export is a blob).
+ * script and no eval; <style> elements only with the page's nonce (the ones React Aria and CodeMirror add carry
+ * it), style attributes allowed; images may be data: and blob: URLs (node icons are SVG data URLs, PNG export is a blob).
  */
-export const UI_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // React Aria adds one fixed <style> element (its press styles); it is allowed by its hash and nothing else inline.
-  `style-src 'self' '${REACT_ARIA_STYLE_HASH}'`,
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "worker-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function uiCsp(nonce?: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self'",
+    // Style attributes only (never <style> elements): the browser's own editing commands write them into the
+    // Cypher editor's content when text is replaced, and they cannot run anything.
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The placeholder of index.html (web/index.html) that each answer replaces with a fresh nonce. */
+export const NONCE_PLACEHOLDER = '__CSP_NONCE__';
 
 /** Vite names every built asset with a hash of its content, so an asset URL never changes meaning. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -44,7 +50,7 @@ export function mountStaticUi(app: Express, dir = UI_DIR): void {
   app.get('/ui', (req, res, next) => (req.originalUrl.startsWith('/ui/') ? next() : res.redirect(301, '/ui/')));
   const ui = express.Router();
   ui.use((_req, res, next) => {
-    res.setHeader('Content-Security-Policy', UI_CSP);
+    res.setHeader('Content-Security-Policy', uiCsp());
     res.setHeader('Referrer-Policy', 'same-origin');
     next();
   });
@@ -63,12 +69,15 @@ export function mountStaticUi(app: Express, dir = UI_DIR): void {
   );
   ui.use(express.static(dir, { index: false, redirect: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }));
   ui.get(['/', '/*splat'], (_req: Request, res: Response, next: NextFunction) => {
-    fs.readFile(index, (err, html) => {
+    fs.readFile(index, 'utf8', (err, html) => {
       if (err) {
         return next(unavailable('ui', 'The web app is not built on this server: run `npm run build` (npm start does it).'));
       }
+      // A nonce per answer: the page's own <style> elements carry it, nothing injected can guess it.
+      const nonce = crypto.randomBytes(16).toString('base64');
+      res.setHeader('Content-Security-Policy', uiCsp(nonce));
       res.setHeader('Cache-Control', 'no-cache');
-      res.type('html').send(html);
+      res.type('html').send(html.replaceAll(NONCE_PLACEHOLDER, nonce));
     });
   });
   app.use('/ui', ui);

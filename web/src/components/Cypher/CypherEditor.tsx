@@ -69,6 +69,8 @@ export default function CypherEditor({ value, onChange, onRun, errorAt }: Cypher
           placeholder('MATCH (n:User) RETURN n LIMIT 10'),
           EditorView.contentAttributes.of({ 'aria-label': 'Cypher query' }),
           errorField,
+          // CodeMirror's own <style> element carries the page's CSP nonce (src/http/ui/static-app.ts).
+          EditorView.cspNonce.of(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.nonce ?? ''),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) cb.current.onChange(u.state.doc.toString());
           }),

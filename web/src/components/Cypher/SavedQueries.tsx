@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import {
   DeleteSavedQueryDocument,
   ExportSavedQueriesDocument,
   ExportSavedQueryDocument,
   SavedQueriesDocument,
-  SavedQuerySharingDocument,
   ShareSavedQueryDocument,
 } from '../../generated/graphql';
 import { gql } from '../../core/api/client';
@@ -83,21 +83,25 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
             </button>
             {q.userId === userId && (
               <>
-                <button
-                  type="button"
-                  aria-label={`Share ${q.name}`}
-                  title="Make public / private"
-                  onClick={() =>
-                    act.mutate(async () => {
-                      const { savedQuerySharing } = await gql(SavedQuerySharingDocument, { id: q.id });
-                      const makePublic = !savedQuerySharing.public;
-                      await gql(ShareSavedQueryDocument, { id: q.id, public: makePublic });
-                      return `${q.name} is ${makePublic ? 'public' : 'private'} now.`;
-                    })
-                  }
-                >
-                  ⇧
-                </button>
+                <MenuTrigger>
+                  <Button aria-label={`Share ${q.name}`}>⇧</Button>
+                  <Popover className="popover" placement="bottom end">
+                    <Menu
+                      className="menu"
+                      aria-label={`Sharing of ${q.name}`}
+                      onAction={(key) =>
+                        act.mutate(async () => {
+                          const makePublic = key === 'public';
+                          await gql(ShareSavedQueryDocument, { id: q.id, public: makePublic });
+                          return `${q.name} is ${makePublic ? 'public' : 'private'} now.`;
+                        })
+                      }
+                    >
+                      <MenuItem id="public">Make public</MenuItem>
+                      <MenuItem id="private">Make private</MenuItem>
+                    </Menu>
+                  </Popover>
+                </MenuTrigger>
                 <button
                   type="button"
                   aria-label={`Export ${q.name}`}

@@ -122,6 +122,7 @@ export function ExplorePage() {
               error={view.tab === 'cypher' ? error : undefined}
               running={loading}
               summary={drawn.source.type === 'cypher' ? drawn.data?.summary : undefined}
+              table={drawn.source.type === 'cypher' ? drawn.data?.table : undefined}
               onRun={(q) => update({ cypher: q, run: true, select: undefined, selectEdge: undefined })}
             />
           </TabPanel>

@@ -13,6 +13,8 @@ import type { DrawSource } from './url';
 export interface DrawResult {
   graph: ExploreGraph;
   summary: string;
+  /** A query's answer as a table, when it has no graph to draw (scalars). */
+  table?: { columns: string[]; rows: unknown[][] };
 }
 
 /** Fetches what a source names: one node, one of its entity lists, the shortest paths, or a Cypher result. */
