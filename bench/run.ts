@@ -10,6 +10,7 @@ import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
+import { webAppBench } from './web-app';
 
 /**
  * `npm run bench [name…] [-- --smoke]`: runs the named benchmarks (all by default) and prints one JSON object per
@@ -27,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   analysis: analysisBench,
   'graph-data': graphDataBench,
   'ingest-worst-case': ingestWorstCaseBench,
+  'web-app': webAppBench,
   fuzz,
 };
 

@@ -5,10 +5,10 @@ import { BrowserRouter, Navigate, Route, Routes, useHref, useLocation, useNaviga
 import { LoginPage } from '../components/Login/LoginPage';
 import { Shell } from '../components/Shell/Shell';
 import { Loading } from '../components/common/Loading';
-import { ExplorePage } from '../components/Explore/ExplorePage';
 import { useSession } from './session/session';
 
-// Pages away from Explore load on first visit: the first load carries only sign-in and Explore.
+// Each page loads on first visit: the sign-in form comes with the first, small, chunk.
+const ExplorePage = lazy(() => import('../components/Explore/ExplorePage'));
 const FileIngestPage = lazy(() => import('../components/FileIngest/FileIngestPage'));
 const AdministrationPage = lazy(() => import('../components/Administration/AdministrationPage'));
 

@@ -24,7 +24,7 @@ import { SearchTab } from '../Search/SearchTab';
  * Explore: the tabs (Search, Pathfinding, Cypher) on the left, the graph canvas (or its table) in the middle, the
  * Entity or Edge panel on the right. Everything drawn or opened is in the URL.
  */
-export function ExplorePage() {
+export default function ExplorePage() {
   const [view, update] = useExploreView();
   const session = useSession().data!;
   const theme = useTheme((s) => s.theme);

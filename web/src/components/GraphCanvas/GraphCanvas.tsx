@@ -30,6 +30,8 @@ export interface GraphCanvasProps {
 }
 
 const LONG_PRESS_MS = 550;
+/** Above this many edges a result is drawn lean (see the graph effect). */
+const LARGE_EDGES = 2000;
 
 /**
  * The graph canvas (sigma.js, WebGL): nodes with their kind's icon and colour and the Tier Zero / owned rings,
@@ -148,6 +150,12 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     run.current?.cancel();
     const graph = buildCanvasGraph(props.graph, props.style, graphRef.current ?? undefined);
     graphRef.current = graph;
+    // A large result is drawn lean: no edge labels (zoom in and they come back at a smaller size), no edge
+    // picking pass, edges hidden while the camera moves.
+    const large = graph.size > LARGE_EDGES;
+    s.setSetting('renderEdgeLabels', !large);
+    s.setSetting('enableEdgeEvents', !large);
+    s.setSetting('hideEdgesOnMove', large);
     s.setGraph(graph);
     s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
     setDrawn({ nodes: graph.order, edges: graph.size, layout: graph.order > 1 ? 'running' : 'done' });

@@ -18,7 +18,7 @@ export function forceSettings(order: number): Record<string, unknown> {
 
 /**
  * BloodHound's standard layout: ForceAtlas2, in a worker. Small results run to 600 iterations (the same picture
- * every time); large ones stop after 1.2 s, with positions streamed to the canvas every 100 ms meanwhile.
+ * every time), positions streamed to the canvas every 100 ms; large ones stop after 1.2 s and are drawn once, at the end.
  */
 export const forceLayout: LayoutDefinition = {
   id: 'force',
@@ -52,7 +52,9 @@ export const forceLayout: LayoutDefinition = {
       finish();
     } else {
       worker.postMessage(
-        { type: 'force', nodes, edges, settings: forceSettings(order), maxIterations: 600, maxMs: 1200, frameMs: 100 },
+        // A large graph gets its final positions only: redrawing thousands of edges ten times a second would keep
+        // the main thread busy for nothing while the worker computes.
+        { type: 'force', nodes, edges, settings: forceSettings(order), maxIterations: 600, maxMs: 1200, frameMs: order + graph.size > 1000 ? Infinity : 100 },
         [nodes.buffer, edges.buffer],
       );
     }
