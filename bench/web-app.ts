@@ -1,17 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { runAnalysis } from '../src/analysis/run';
-import { generateSharpHound } from '../src/generate/sharphound';
-import { PgGraphStore } from '../src/graph/pg/store';
-import { fileType, inCollectionOrder } from '../src/ingest/collection-order';
-import { ingestPath } from '../src/ingest/ingest-path';
-import { launchChromium } from '../web/e2e/harness';
-import { benchConfig, benchDatabase, benchService, listen } from './harness';
+import { launchChromium } from '../web/e2e/chromium';
 import { median, smoke } from './stats';
-
-const TESTLAB = path.join(__dirname, '..', 'test', 'fixtures', 'sharphound-v6-testlab');
+import { startWebStack } from './web-stack';
 const DA = 'S-1-5-21-3130019616-2776909439-2417379446-512';
 /** The big result: every edge of the generated domain, up to 20,000 (with the nodes they join, ~5,000). */
 const BIG_QUERY = 'MATCH (a)-[r]->(b) WHERE a.domain = "BENCH.LOCAL" RETURN a, r, b LIMIT 20000';
@@ -30,24 +20,9 @@ const BIG_QUERY = 'MATCH (a)-[r]->(b) WHERE a.domain = "BENCH.LOCAL" RETURN a, r
 export async function webAppBench(): Promise<Record<string, unknown>> {
   const users = smoke ? 150 : Number(process.env.BENCH_WEB_USERS ?? 1300);
   const runs = smoke ? 1 : Number(process.env.BENCH_WEB_RUNS ?? 5);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-web-'));
-  const store = await benchDatabase('_web');
   let browser: Browser | undefined;
-  let server: { url: string; close(): Promise<void> } | undefined;
-  const composed = await (async () => {
-    const graph = new PgGraphStore(store.db);
-    const generated = generateSharpHound(dir, { users, seed: 7, acesPerObject: 8, domain: 'BENCH.LOCAL' }).files;
-    const files = [...fs.readdirSync(TESTLAB).filter((f) => f.endsWith('.json') && f !== 'deleted.json').map((f) => path.join(TESTLAB, f)), ...generated];
-    for (const f of inCollectionOrder(files, (x) => fileType(x))) {
-      const r = await ingestPath(graph, f);
-      if (r.errors.length) throw new Error(`ingest of ${f} failed: ${r.errors.map((e) => e.message).join('; ')}`);
-    }
-    await runAnalysis(graph);
-    return benchService(store, benchConfig());
-  })();
+  const stack = await startWebStack({ generatedUsers: users });
   try {
-    await composed.services.cypher.run('MATCH (n:Domain) RETURN count(n)', { deadline: Date.now() + 30_000 });
-    server = await listen(composed.app);
     browser = await launchChromium();
     // tsx names functions with an `__name` helper; the probes below run in the page, which has none.
     const newContext = async () => {
@@ -55,8 +30,8 @@ export async function webAppBench(): Promise<Record<string, unknown>> {
       await c.addInitScript('window.__name = (f) => f');
       return c;
     };
-    const base = server.url;
-    const password = benchConfig().adminPassword;
+    const base = stack.base;
+    const password = stack.password;
 
     const login: number[] = [];
     const indexHtml: number[] = [];
@@ -145,10 +120,7 @@ export async function webAppBench(): Promise<Record<string, unknown>> {
     };
   } finally {
     await browser?.close();
-    await server?.close();
-    await composed.stop();
-    await store.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await stack.close();
   }
 }
 

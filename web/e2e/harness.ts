@@ -1,36 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from './stack';
 
-/** Debian's Chromium (.ci/run installs it with apt when it is missing). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { launchChromium } from './chromium';
 
-/** Flags for a quiet, offline, repeatable browser: nothing it does on its own reaches the network. */
-export const CHROMIUM_ARGS = [
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-extensions',
-  '--metrics-recording-only',
-  '--no-default-browser-check',
-];
-
-/** Headless Chromium with a fresh profile (a new temporary --user-data-dir each launch). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Chromium refuses its sandbox as root (CI runs as root).
-    chromiumSandbox: process.getuid?.() !== 0,
-    args: CHROMIUM_ARGS,
-  });
-}
+export { CHROMIUM, CHROMIUM_ARGS, launchChromium } from './chromium';
 
 export interface BrowserSession {
   context: BrowserContext;
@@ -55,6 +31,8 @@ export async function openSession(browser: Browser, viewport = { width: 1280, he
     outside.push(url.href);
     return route.abort('blockedbyclient');
   });
+  // Functions a tsx-run script hands to page.evaluate call esbuild's `__name` helper, which pages lack.
+  await context.addInitScript('window.__name = (f) => f');
   const page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()} (${m.location().url})`);

@@ -57,6 +57,10 @@ export default function ExplorePage() {
       ? { type: 'node' as const, key: byObjectId.get(selectedNode)!.key }
       : undefined;
 
+  // Paths read best left to right (BloodHound's sequential layout); other results start with the force layout.
+  // The menu changes it for the result on screen.
+  useEffect(() => setLayout(drawn.source.type === 'path' ? 'hierarchical' : 'force'), [drawn.source.type]);
+
   // "/" (or Ctrl+K) goes to the search box from anywhere on the page that is not a text field.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

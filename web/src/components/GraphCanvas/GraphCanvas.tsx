@@ -5,7 +5,7 @@ import type { ExploreGraph } from '../../core/graph/model';
 import { buildCanvasGraph, nodeDisplay, type CanvasGraph, type NodeDisplay, type StyleContext } from '../../core/graph/sigmaGraph';
 import { layoutById, type LayoutId, type LayoutRun } from '../../core/layouts';
 import { canvasColors } from '../../core/theme/theme';
-import { EDGE_PROGRAMS, hoverLabel, NodeProgram } from './programs';
+import { EDGE_PROGRAMS, nodeLabels, NodeProgram } from './programs';
 
 export interface GraphCanvasHandle {
   zoomIn(): void;
@@ -53,6 +53,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   // One renderer for the component's life; graphs are swapped into it.
   useEffect(() => {
     const initial = colors.current;
+    const labels = nodeLabels(() => colors.current);
     const s = new Sigma(buildCanvasGraph({ nodes: [], edges: [] }, cb.current.style), container.current!, {
       defaultNodeType: 'node',
       nodeProgramClasses: { node: NodeProgram },
@@ -63,8 +64,11 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       edgeLabelColor: { color: initial.label },
       labelRenderedSizeThreshold: 4,
       labelFont: 'system-ui, sans-serif',
-      defaultDrawNodeHover: hoverLabel(() => colors.current),
+      defaultDrawNodeLabel: labels.label,
+      defaultDrawNodeHover: labels.hover,
       zIndex: true,
+      // Room for the toolbar above, the status line below and labels (centred under their node) at the sides.
+      stagePadding: 110,
       minCameraRatio: 0.02,
       maxCameraRatio: 20,
       nodeReducer: (key, attrs) => {

@@ -31,29 +31,33 @@ export const NodeProgram = createNodeCompoundProgram([
 
 export const EDGE_PROGRAMS = { arrow: EdgeArrowProgram, curvedArrow: EdgeCurvedArrowProgram };
 
+type LabelData = { x: number; y: number; size: number; label: string | null };
+type LabelSettings = { labelSize: number; labelFont: string; labelWeight: string };
+
 /**
- * The label of a hovered or selected node, on a plate of the theme's panel colour (sigma's default is white,
- * unreadable in the dark theme).
+ * Node labels under their node, centred, on a plate of the canvas colour (as BloodHound draws them), so a label
+ * never runs into the next node of a path; hovered and selected nodes get a bold one on the panel colour.
  */
-export function hoverLabel(colors: () => { label: string; background: string }) {
-  return (
-    ctx: CanvasRenderingContext2D,
-    data: { x: number; y: number; size: number; label: string | null },
-    settings: { labelSize: number; labelFont: string; labelWeight: string },
-  ) => {
+export function nodeLabels(colors: () => { label: string; background: string; panel: string }) {
+  const draw = (ctx: CanvasRenderingContext2D, data: LabelData, settings: LabelSettings, bold: boolean) => {
     if (!data.label) return;
-    const { label, background } = colors();
+    const { label, background, panel } = colors();
     const size = settings.labelSize;
-    ctx.font = `600 ${size}px ${settings.labelFont}`;
+    ctx.font = `${bold ? 600 : settings.labelWeight} ${size}px ${settings.labelFont}`;
     const width = ctx.measureText(data.label).width;
-    const x = data.x + data.size + 3;
-    ctx.fillStyle = background;
-    ctx.globalAlpha = 0.92;
+    const x = data.x - width / 2;
+    const y = data.y + data.size + size + 2;
+    ctx.fillStyle = bold ? panel : background;
+    ctx.globalAlpha = bold ? 0.95 : 0.75;
     ctx.beginPath();
-    ctx.roundRect(x - 4, data.y - size / 2 - 5, width + 10, size + 10, 4);
+    ctx.roundRect(x - 4, y - size, width + 8, size + 6, 3);
     ctx.fill();
     ctx.globalAlpha = 1;
     ctx.fillStyle = label;
-    ctx.fillText(data.label, x + 1, data.y + size / 3);
+    ctx.fillText(data.label, x, y);
+  };
+  return {
+    label: (ctx: CanvasRenderingContext2D, data: LabelData, settings: LabelSettings) => draw(ctx, data, settings, false),
+    hover: (ctx: CanvasRenderingContext2D, data: LabelData, settings: LabelSettings) => draw(ctx, data, settings, true),
   };
 }

@@ -28,7 +28,7 @@ function force(req: Extract<LayoutRequest, { type: 'force' }>): void {
 
 function hierarchical(req: Extract<LayoutRequest, { type: 'hierarchical' }>): void {
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: req.rankdir, nodesep: 30, ranksep: 120, marginx: 10, marginy: 10 });
+  g.setGraph({ rankdir: req.rankdir, nodesep: 60, ranksep: 90, marginx: 10, marginy: 10 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of req.nodes) g.setNode(n.key, { width: n.width, height: n.height });
   req.edges.forEach(([s, t], i) => g.setEdge(s, t, {}, String(i)));

@@ -26,11 +26,12 @@ export const useTheme = create<{ theme: Theme; toggle(): void }>((set, get) => (
 }));
 
 /** The colours the canvas draws with, read from the theme's CSS variables. */
-export function canvasColors(): { edge: string; label: string; background: string } {
+export function canvasColors(): { edge: string; label: string; background: string; panel: string } {
   const css = getComputedStyle(document.documentElement);
   return {
     edge: css.getPropertyValue('--edge').trim() || '#5d6f82',
     label: css.getPropertyValue('--label').trim() || '#e6edf3',
     background: css.getPropertyValue('--canvas').trim() || '#0b1118',
+    panel: css.getPropertyValue('--panel').trim() || '#17212c',
   };
 }
