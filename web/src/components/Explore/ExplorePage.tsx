@@ -69,7 +69,10 @@ export default function ExplorePage() {
       if ((e.key === '/' && !typing) || (e.key === 'k' && (e.ctrlKey || e.metaKey))) {
         e.preventDefault();
         update({ tab: 'search' });
-        setTimeout(() => search.current?.focus(), 0);
+        // The Search panel mounts when its tab is shown: focus its box once it is there.
+        let frames = 0;
+        const focus = () => (search.current ? search.current.focus() : ++frames < 30 && requestAnimationFrame(focus));
+        requestAnimationFrame(focus);
       }
     };
     window.addEventListener('keydown', onKey);
