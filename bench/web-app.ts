@@ -41,10 +41,12 @@ export async function webAppBench(): Promise<Record<string, unknown>> {
       await page.goto(`${base}/ui/`);
       await page.getByLabel('Username').waitFor();
       login.push(await page.evaluate(() => performance.now()));
-      indexHtml.push(await page.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-        return nav.responseEnd - nav.startTime;
-      }));
+      indexHtml.push(
+        await page.evaluate(() => {
+          const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+          return nav.responseEnd - nav.startTime;
+        }),
+      );
       await context.close();
     }
 
@@ -74,7 +76,12 @@ export async function webAppBench(): Promise<Record<string, unknown>> {
       await page.evaluate(armClickToDraw, 1);
       await option.click();
       firstGraph.push(await page.evaluate(drawnAfterClick));
-      lookup.push(await page.evaluate(timeGraphql, { query: 'query ($id: String!) { node(objectId: $id) { id objectId name kinds label properties } }', variables: { id: DA } }));
+      lookup.push(
+        await page.evaluate(timeGraphql, {
+          query: 'query ($id: String!) { node(objectId: $id) { id objectId name kinds label properties } }',
+          variables: { id: DA },
+        }),
+      );
     }
 
     // The big result.
@@ -96,7 +103,12 @@ export async function webAppBench(): Promise<Record<string, unknown>> {
       bigLayout.push(r.ms);
       longTask.push(r.longestTaskMs);
       bigSize = { nodes: r.nodes, edges: r.edges };
-      bigAnswer.push(await page.evaluate(timeGraphql, { query: 'query ($q: String!) { cypher(query: $q, includeProperties: true) { nodes { id } edges { source } } }', variables: { q: BIG_QUERY } }));
+      bigAnswer.push(
+        await page.evaluate(timeGraphql, {
+          query: 'query ($q: String!) { cypher(query: $q, includeProperties: true) { nodes { id } edges { source } } }',
+          variables: { q: BIG_QUERY },
+        }),
+      );
     }
     await context.close();
 
@@ -106,7 +118,13 @@ export async function webAppBench(): Promise<Record<string, unknown>> {
       runs,
       graph: { generatedUsers: users, bigResult: bigSize },
       loginFormVisibleMs: { median: med(login), max: worst(login), target: 1000, baselineIndexHtmlMs: med(indexHtml) },
-      firstGraphAfterChoosingMs: { median: med(firstGraph), max: worst(firstGraph), target: 1500, baselineLookupMs: med(lookup), ratio: +(median(firstGraph) / Math.max(1, median(lookup))).toFixed(2) },
+      firstGraphAfterChoosingMs: {
+        median: med(firstGraph),
+        max: worst(firstGraph),
+        target: 1500,
+        baselineLookupMs: med(lookup),
+        ratio: +(median(firstGraph) / Math.max(1, median(lookup))).toFixed(2),
+      },
       bigResultLaidOutMs: {
         median: med(bigLayout),
         max: worst(bigLayout),
@@ -205,7 +223,11 @@ function layoutDoneAfterClick(): Promise<{ ms: number; longestTaskMs: number; no
 }
 async function timeGraphql(body: { query: string; variables: Record<string, unknown> }): Promise<number> {
   const t = performance.now();
-  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'x-gas-csrf': '1' }, body: JSON.stringify(body) });
+  const res = await fetch('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-gas-csrf': '1' },
+    body: JSON.stringify(body),
+  });
   await res.json();
   return performance.now() - t;
 }

@@ -30,7 +30,8 @@ export async function startWebStack(opts: { generatedUsers?: number } = {}): Pro
     .readdirSync(TESTLAB)
     .filter((f) => f.endsWith('.json') && f !== 'deleted.json')
     .map((f) => path.join(TESTLAB, f));
-  if (opts.generatedUsers) files.push(...generateSharpHound(dir, { users: opts.generatedUsers, seed: 7, acesPerObject: 8, domain: 'BENCH.LOCAL' }).files);
+  if (opts.generatedUsers)
+    files.push(...generateSharpHound(dir, { users: opts.generatedUsers, seed: 7, acesPerObject: 8, domain: 'BENCH.LOCAL' }).files);
   for (const f of inCollectionOrder(files, (x) => fileType(x))) {
     const r = await ingestPath(graph, f);
     if (r.errors.length) throw new Error(`ingest of ${f} failed: ${r.errors.map((e) => e.message).join('; ')}`);

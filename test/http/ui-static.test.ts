@@ -21,7 +21,8 @@ function appOn(dir: string) {
 
 describe('the web app under /ui/', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-ui-'));
-  const html = '<!doctype html><meta name="csp-nonce" nonce="__CSP_NONCE__"><script type="module" src="/ui/assets/index-AbC123.js"></script>';
+  const html =
+    '<!doctype html><meta name="csp-nonce" nonce="__CSP_NONCE__"><script type="module" src="/ui/assets/index-AbC123.js"></script>';
   beforeAll(() => {
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(path.join(dir, 'index.html'), html);

@@ -76,7 +76,10 @@ describe('Administration', () => {
     const members = page.getByRole('table', { name: 'Members of Tier Zero' });
     await members.getByRole('button', { name: 'Certify' }).first().click();
     await status('certified');
-    await members.getByText(/^certified by/).first().waitFor();
+    await members
+      .getByText(/^certified by/)
+      .first()
+      .waitFor();
   });
 
   it('shows the configuration and switches a parameter', async () => {
@@ -85,7 +88,10 @@ describe('Administration', () => {
     const before = await box.isChecked();
     await box.click();
     await status(/applies from the next analysis/);
-    await page.waitForFunction((want) => (document.querySelector('.content input[type=checkbox]') as HTMLInputElement).checked === want, !before);
+    await page.waitForFunction(
+      (want) => (document.querySelector('.content input[type=checkbox]') as HTMLInputElement).checked === want,
+      !before,
+    );
   });
 
   it('shows data quality counts and the domains in the graph', async () => {

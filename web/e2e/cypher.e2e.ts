@@ -27,7 +27,11 @@ describe('Cypher', () => {
     await page.waitForFunction(() => Number(document.querySelector('[aria-label="Graph"]')?.getAttribute('data-node-count')) > 1);
     expect(await nodeCount(page)).toBeGreaterThan(1);
     expect(new URL(page.url()).searchParams.get('cypher')).toMatch(/^MATCH p=/);
-    await page.getByRole('status').filter({ hasText: /nodes?, \d+ edges?/ }).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /nodes?, \d+ edges?/ })
+      .first()
+      .waitFor();
   });
 
   it('runs with Ctrl+Enter in the editor', async () => {
@@ -59,7 +63,10 @@ describe('Cypher', () => {
     await list.getByRole('listitem').first().waitFor();
     expect(await list.getByRole('listitem').count()).toBeGreaterThan(3);
     await page.getByLabel('Filter pre-built queries').fill('domain admins');
-    await list.getByRole('button', { name: /Domain Admins/i }).first().click();
+    await list
+      .getByRole('button', { name: /Domain Admins/i })
+      .first()
+      .click();
     await page.waitForFunction(() => Number(document.querySelector('[aria-label="Graph"]')?.getAttribute('data-node-count')) > 0);
   });
 
@@ -74,7 +81,10 @@ describe('Cypher', () => {
     await saved.getByRole('button', { name: 'Share All computers' }).click();
     await page.getByRole('menuitem', { name: 'Make public' }).click();
     await page.getByText('All computers is public now.').waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), saved.getByRole('button', { name: 'Export All computers' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      saved.getByRole('button', { name: 'Export All computers' }).click(),
+    ]);
     const dir = tempDir();
     const file = path.join(dir, download.suggestedFilename());
     await download.saveAs(file);

@@ -7,7 +7,10 @@ const DOMAIN_ADMINS = 'DOMAIN ADMINS@TESTLAB.LOCAL';
 async function choose(page: Page, combobox: string, term: string, name: string) {
   const box = page.getByRole('combobox', { name: combobox });
   await box.fill(term);
-  await page.getByRole('option', { name: new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().click();
+  await page
+    .getByRole('option', { name: new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
+    .first()
+    .click();
 }
 
 /** What the canvas says it draws, once a result is on it. */
@@ -84,13 +87,22 @@ describe('Explore', () => {
     await choose(page, 'End node', 'domain adm', DOMAIN_ADMINS);
     const g = await drawn(page, 2);
     expect(g.edges).toBeGreaterThan(0);
-    await page.getByRole('status').filter({ hasText: /shortest path/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /shortest path/ })
+      .waitFor();
     expect(page.url()).toMatch(/tab=pathfinding.*start=.*end=/);
     const start = new URL(page.url()).searchParams.get('start');
     const end = new URL(page.url()).searchParams.get('end');
     await page.getByRole('button', { name: 'Swap start and end' }).click();
     await page.waitForURL((u) => u.searchParams.get('start') === end && u.searchParams.get('end') === start);
-    await page.waitForFunction((name) => [...document.querySelectorAll('input')].some((i) => i.value === name && i.closest('.combobox')?.textContent?.startsWith('Start node')), DOMAIN_ADMINS);
+    await page.waitForFunction(
+      (name) =>
+        [...document.querySelectorAll('input')].some(
+          (i) => i.value === name && i.closest('.combobox')?.textContent?.startsWith('Start node'),
+        ),
+      DOMAIN_ADMINS,
+    );
     await page.getByRole('button', { name: 'Swap start and end' }).click();
     await page.waitForURL((u) => u.searchParams.get('start') === start);
     await drawn(page, 2);

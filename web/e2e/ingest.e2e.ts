@@ -49,7 +49,11 @@ describe('File ingest', () => {
     await page.getByLabel('Upload files').setInputFiles([bad]);
     await page.getByRole('button', { name: 'Upload' }).click();
     const jobs = page.getByRole('table', { name: 'Ingest jobs' });
-    await jobs.getByRole('row').filter({ hasText: /Failed|Complete|Partially/ }).first().waitFor({ timeout: 45_000 });
+    await jobs
+      .getByRole('row')
+      .filter({ hasText: /Failed|Complete|Partially/ })
+      .first()
+      .waitFor({ timeout: 45_000 });
     const files = page.getByRole('table', { name: /^Files of job/ });
     // The file's row says it failed and why, in the server's words.
     await files.getByRole('cell', { name: 'Failed', exact: true }).waitFor({ timeout: 45_000 });

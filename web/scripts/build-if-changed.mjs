@@ -38,7 +38,12 @@ function files(rel) {
 }
 
 const hash = createHash('sha256');
-for (const f of INPUTS.flatMap(files).sort()) hash.update(f).update('\0').update(fs.readFileSync(path.join(root, f))).update('\0');
+for (const f of INPUTS.flatMap(files).sort())
+  hash
+    .update(f)
+    .update('\0')
+    .update(fs.readFileSync(path.join(root, f)))
+    .update('\0');
 const digest = hash.digest('hex');
 
 const force = process.argv.includes('--force');

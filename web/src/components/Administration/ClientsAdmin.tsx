@@ -1,6 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ClientsDocument, CreateClientDocument, CreateEventDocument, DeleteClientDocument, DeleteEventDocument, type ClientType } from '../../generated/graphql';
+import {
+  ClientsDocument,
+  CreateClientDocument,
+  CreateEventDocument,
+  DeleteClientDocument,
+  DeleteEventDocument,
+  type ClientType,
+} from '../../generated/graphql';
 import { gql } from '../../core/api/client';
 import { JOB_STATUS } from '../../core/ingest/status';
 import { ErrorMessage } from '../common/ErrorMessage';
@@ -109,7 +116,9 @@ export function ClientsAdmin() {
         onSubmit={(e) => {
           e.preventDefault();
           void action.run(async () => {
-            await gql(CreateEventDocument, { input: { clientId: eventClient, rrule, sessionCollection: sessions, adStructureCollection: structure } });
+            await gql(CreateEventDocument, {
+              input: { clientId: eventClient, rrule, sessionCollection: sessions, adStructureCollection: structure },
+            });
             return `Collection scheduled for ${names.get(eventClient)}.`;
           });
         }}
@@ -133,7 +142,8 @@ export function ClientsAdmin() {
           <input type="checkbox" style={{ width: 'auto' }} checked={sessions} onChange={(e) => setSessions(e.target.checked)} /> Sessions
         </label>
         <label style={{ display: 'flex', gap: 6, fontWeight: 400 }}>
-          <input type="checkbox" style={{ width: 'auto' }} checked={structure} onChange={(e) => setStructure(e.target.checked)} /> AD structure
+          <input type="checkbox" style={{ width: 'auto' }} checked={structure} onChange={(e) => setStructure(e.target.checked)} /> AD
+          structure
         </label>
         <button type="submit">Schedule</button>
       </form>

@@ -39,7 +39,9 @@ export function ConfigurationAdmin() {
               Enabled
             </label>
           ) : 'hours' in p.value ? (
-            <p>{p.value.hours} hours {p.writable ? '' : '(set by the server environment)'}</p>
+            <p>
+              {p.value.hours} hours {p.writable ? '' : '(set by the server environment)'}
+            </p>
           ) : null}
           {p.updatedAt && (
             <p className="muted">

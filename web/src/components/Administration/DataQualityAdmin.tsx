@@ -25,7 +25,9 @@ export function DataQualityAdmin(_props: { user: SessionUser }) {
               <dt>Data pipeline</dt>
               <dd>{d.datapipeStatus.status.toLowerCase()}</dd>
               <dt>Last complete analysis</dt>
-              <dd>{d.datapipeStatus.lastCompleteAnalysisAt ? new Date(d.datapipeStatus.lastCompleteAnalysisAt).toLocaleString() : 'Never'}</dd>
+              <dd>
+                {d.datapipeStatus.lastCompleteAnalysisAt ? new Date(d.datapipeStatus.lastCompleteAnalysisAt).toLocaleString() : 'Never'}
+              </dd>
             </dl>
           </div>
           <table className="data" aria-label="Domains and tenants">

@@ -43,13 +43,26 @@ export function SsoAdmin() {
         </div>
         <div className="field">
           <label htmlFor="sso-meta">IdP metadata (XML file)</label>
-          <input id="sso-meta" type="file" accept=".xml,application/xml,text/xml" onChange={(e) => void e.target.files?.[0]?.text().then(setMetadata)} required />
+          <input
+            id="sso-meta"
+            type="file"
+            accept=".xml,application/xml,text/xml"
+            onChange={(e) => void e.target.files?.[0]?.text().then(setMetadata)}
+            required
+          />
         </div>
         <div className="field-row">
           <label style={{ display: 'flex', gap: 6, fontWeight: 400 }}>
-            <input type="checkbox" style={{ width: 'auto' }} checked={provision} onChange={(e) => setProvision(e.target.checked)} /> Create users who sign in for the first time, with the role
+            <input type="checkbox" style={{ width: 'auto' }} checked={provision} onChange={(e) => setProvision(e.target.checked)} /> Create
+            users who sign in for the first time, with the role
           </label>
-          <select aria-label="Role of provisioned users" value={roleId} onChange={(e) => setRoleId(Number(e.target.value) || '')} disabled={!provision} style={{ width: 200 }}>
+          <select
+            aria-label="Role of provisioned users"
+            value={roleId}
+            onChange={(e) => setRoleId(Number(e.target.value) || '')}
+            disabled={!provision}
+            style={{ width: 200 }}
+          >
             <option value="">Read-Only</option>
             {roles.data?.roles.map((r) => (
               <option key={r.id} value={r.id}>
@@ -68,7 +81,10 @@ export function SsoAdmin() {
       {providers.data?.ssoProviders.length === 0 && <p className="muted">No provider yet: users sign in with a password.</p>}
       {providers.data?.ssoProviders.map((p) => (
         <div className="card" key={p.id}>
-          <strong>{p.name}</strong> <span className="muted">({p.type.toLowerCase()}, slug {p.slug})</span>
+          <strong>{p.name}</strong>{' '}
+          <span className="muted">
+            ({p.type.toLowerCase()}, slug {p.slug})
+          </span>
           <dl className="props" style={{ marginTop: 8 }}>
             <dt>Login URL</dt>
             <dd>{p.loginUri}</dd>

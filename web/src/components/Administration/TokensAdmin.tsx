@@ -18,7 +18,9 @@ export function TokensAdmin({ user }: { user: SessionUser }) {
   return (
     <div>
       <h1>API tokens</h1>
-      <p className="muted">Tokens of {user.principalName}, for signed requests (collectors, scripts). A token's key is shown once, when it is made.</p>
+      <p className="muted">
+        Tokens of {user.principalName}, for signed requests (collectors, scripts). A token's key is shown once, when it is made.
+      </p>
       <form
         className="card inline-form"
         aria-label="Create token"

@@ -1,6 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { CreateUserDocument, DeleteUserDocument, EndUserSessionsDocument, SetUserSecretDocument, UpdateUserDocument, UsersDocument } from '../../generated/graphql';
+import {
+  CreateUserDocument,
+  DeleteUserDocument,
+  EndUserSessionsDocument,
+  SetUserSecretDocument,
+  UpdateUserDocument,
+  UsersDocument,
+} from '../../generated/graphql';
 import { gql } from '../../core/api/client';
 import type { SessionUser } from '../../core/session/session';
 import { ErrorMessage } from '../common/ErrorMessage';
@@ -23,7 +30,9 @@ export function UsersAdmin({ self }: { self: SessionUser }) {
   const create = (e: FormEvent) => {
     e.preventDefault();
     void action.run(async () => {
-      await gql(CreateUserDocument, { input: { principalName: name, password, emailAddress: email || null, roleId: roleId || roles.find((r) => r.name === 'User')?.id } });
+      await gql(CreateUserDocument, {
+        input: { principalName: name, password, emailAddress: email || null, roleId: roleId || roles.find((r) => r.name === 'User')?.id },
+      });
       setName('');
       setPassword('');
       setEmail('');
@@ -45,7 +54,15 @@ export function UsersAdmin({ self }: { self: SessionUser }) {
         </div>
         <div className="field">
           <label htmlFor="nu-password">Initial password</label>
-          <input id="nu-password" type="password" minLength={12} value={password} onChange={(e) => setPassword(e.target.value)} required autoComplete="new-password" />
+          <input
+            id="nu-password"
+            type="password"
+            minLength={12}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+            autoComplete="new-password"
+          />
         </div>
         <div className="field">
           <label htmlFor="nu-role">Role</label>

@@ -1,6 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { CertifyMembersDocument, CreateSelectorDocument, CreateTagDocument, DeleteSelectorDocument, DeleteTagDocument, TagMembersDocument } from '../../generated/graphql';
+import {
+  CertifyMembersDocument,
+  CreateSelectorDocument,
+  CreateTagDocument,
+  DeleteSelectorDocument,
+  DeleteTagDocument,
+  TagMembersDocument,
+} from '../../generated/graphql';
 import { gql } from '../../core/api/client';
 import { TAGS_KEY, useTags } from '../../core/explore/hooks';
 import type { Tag } from '../../core/zones/membership';
@@ -51,7 +58,8 @@ export function ZonesAdmin() {
         </div>
         {type === 'ZONE' && (
           <label style={{ display: 'flex', gap: 6, fontWeight: 400 }}>
-            <input type="checkbox" style={{ width: 'auto' }} checked={certify} onChange={(e) => setCertify(e.target.checked)} /> Members need certification
+            <input type="checkbox" style={{ width: 'auto' }} checked={certify} onChange={(e) => setCertify(e.target.checked)} /> Members
+            need certification
           </label>
         )}
         <button type="submit" className="primary">
@@ -81,7 +89,17 @@ export function ZonesAdmin() {
   );
 }
 
-function TagRows({ tag, open, onToggle, run }: { tag: Tag; open: boolean; onToggle(): void; run(fn: () => Promise<string | void>): Promise<unknown> }) {
+function TagRows({
+  tag,
+  open,
+  onToggle,
+  run,
+}: {
+  tag: Tag;
+  open: boolean;
+  onToggle(): void;
+  run(fn: () => Promise<string | void>): Promise<unknown>;
+}) {
   const [selName, setSelName] = useState('');
   const [seeds, setSeeds] = useState('');
   const members = useQuery({
@@ -127,8 +145,11 @@ function TagRows({ tag, open, onToggle, run }: { tag: Tag; open: boolean; onTogg
             <ul>
               {tag.selectors.map((s) => (
                 <li key={s.id}>
-                  <strong>{s.name}</strong> <span className="muted">({s.memberCount} members{s.isDefault ? ', default' : ''})</span>:{' '}
-                  <code>{s.seeds.map(formatSeed).join(', ')}</code>{' '}
+                  <strong>{s.name}</strong>{' '}
+                  <span className="muted">
+                    ({s.memberCount} members{s.isDefault ? ', default' : ''})
+                  </span>
+                  : <code>{s.seeds.map(formatSeed).join(', ')}</code>{' '}
                   {!s.isDefault && (
                     <button
                       type="button"
@@ -196,7 +217,11 @@ function TagRows({ tag, open, onToggle, run }: { tag: Tag; open: boolean; onTogg
                             type="button"
                             onClick={() =>
                               void run(async () => {
-                                await gql(CertifyMembersDocument, { memberIds: [m.id], action: 'CERTIFY', note: 'Certified in the web app' });
+                                await gql(CertifyMembersDocument, {
+                                  memberIds: [m.id],
+                                  action: 'CERTIFY',
+                                  note: 'Certified in the web app',
+                                });
                                 await members.refetch();
                                 return `${m.name} certified.`;
                               })

@@ -11,5 +11,10 @@ export function useAdminAction(key: QueryKey) {
     onError: () => setMessage(null),
     onSettled: () => client.invalidateQueries({ queryKey: key }),
   });
-  return { run: (fn: () => Promise<string | void>) => m.mutateAsync(fn).catch(() => undefined), error: m.error, message, pending: m.isPending };
+  return {
+    run: (fn: () => Promise<string | void>) => m.mutateAsync(fn).catch(() => undefined),
+    error: m.error,
+    message,
+    pending: m.isPending,
+  };
 }

@@ -58,11 +58,7 @@ export default function CypherEditor({ value, onChange, onRun, errorAt }: Cypher
         doc: value,
         extensions: [
           history(),
-          keymap.of([
-            { key: 'Mod-Enter', run: () => (cb.current.onRun(), true) },
-            ...defaultKeymap,
-            ...historyKeymap,
-          ]),
+          keymap.of([{ key: 'Mod-Enter', run: () => (cb.current.onRun(), true) }, ...defaultKeymap, ...historyKeymap]),
           StreamLanguage.define(cypher),
           syntaxHighlighting(highlight),
           EditorView.lineWrapping,

@@ -85,7 +85,11 @@ export function CypherTab({ query, userId, error, running, summary, table, onRun
         <SavedQueries userId={userId} onRun={(q) => (setText(q), onRun(q))} />
       </Section>
       <Section title="Pre-built queries" defaultOpen>
-        <PrebuiltList loading={prebuilt.isPending} categories={prebuilt.data?.prebuiltQueryCategories ?? []} onRun={(q) => (setText(q), onRun(q))} />
+        <PrebuiltList
+          loading={prebuilt.isPending}
+          categories={prebuilt.data?.prebuiltQueryCategories ?? []}
+          onRun={(q) => (setText(q), onRun(q))}
+        />
       </Section>
     </div>
   );
@@ -104,13 +108,20 @@ function PrebuiltList({ loading, categories, onRun }: { loading: boolean; catego
   const shown = categories
     .map((c, i) => ({
       ...c,
-      queries: c.queries.filter((q) => (words.length ? words.every((w) => `${q.name} ${c.name}`.toLowerCase().includes(w)) : chosen < 0 || i === chosen)),
+      queries: c.queries.filter((q) =>
+        words.length ? words.every((w) => `${q.name} ${c.name}`.toLowerCase().includes(w)) : chosen < 0 || i === chosen,
+      ),
     }))
     .filter((c) => c.queries.length);
   return (
     <div>
       <div className="field-row" style={{ marginBottom: 8 }}>
-        <select aria-label="Pre-built query category" value={chosen} onChange={(e) => setChosen(Number(e.target.value))} style={{ flex: 1 }}>
+        <select
+          aria-label="Pre-built query category"
+          value={chosen}
+          onChange={(e) => setChosen(Number(e.target.value))}
+          style={{ flex: 1 }}
+        >
           {categories.map((c, i) => (
             <option key={`${c.platform}-${c.name}`} value={i}>
               {c.platform} · {c.name} ({c.queries.length})
@@ -119,7 +130,13 @@ function PrebuiltList({ loading, categories, onRun }: { loading: boolean; catego
           <option value={-1}>All categories</option>
         </select>
       </div>
-      <input className="filter-input" aria-label="Filter pre-built queries" placeholder="Filter pre-built queries" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      <input
+        className="filter-input"
+        aria-label="Filter pre-built queries"
+        placeholder="Filter pre-built queries"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+      />
       {loading && <Loading label="Loading pre-built queries" />}
       <ul className="query-list" aria-label="Pre-built queries">
         {shown.flatMap((c) =>

@@ -69,7 +69,13 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
           Export all
         </button>
       </div>
-      <input className="filter-input" aria-label="Filter saved queries" placeholder="Filter saved queries" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      <input
+        className="filter-input"
+        aria-label="Filter saved queries"
+        placeholder="Filter saved queries"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+      />
       {list.isPending && <Loading label="Loading saved queries" />}
       <ErrorMessage error={list.error ?? act.error} />
       {message && <p role="status">{message}</p>}

@@ -3,7 +3,17 @@ import { formatProperty, orderedProperties } from '../../core/graph/properties';
 import { Section } from '../common/Section';
 
 /** The Edge panel: the relationship's kind, its two ends (each opens its own panel) and its properties. */
-export function EdgePanel({ edge, source, target, onSelectNode }: { edge: GEdge; source?: GNode; target?: GNode; onSelectNode(objectId: string): void }) {
+export function EdgePanel({
+  edge,
+  source,
+  target,
+  onSelectNode,
+}: {
+  edge: GEdge;
+  source?: GNode;
+  target?: GNode;
+  onSelectNode(objectId: string): void;
+}) {
   const props = orderedProperties(edge.properties);
   return (
     <aside className="panel" aria-label="Edge">

@@ -42,7 +42,13 @@ export default function ExplorePage() {
   const toast = useToast();
 
   const style = useMemo<StyleContext>(
-    () => ({ custom, owned, iconImage: (name) => iconImage(name, () => setIconsLoaded((n) => n + 1)), edgeColor: canvasColors().edge, gapColor: canvasColors().background }),
+    () => ({
+      custom,
+      owned,
+      iconImage: (name) => iconImage(name, () => setIconsLoaded((n) => n + 1)),
+      edgeColor: canvasColors().edge,
+      gapColor: canvasColors().background,
+    }),
     // iconsLoaded and theme are here to restyle once a custom icon arrives or the theme changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [custom, owned, iconsLoaded, theme],
@@ -109,7 +115,11 @@ export default function ExplorePage() {
               current={view.node ? { objectId: view.node, name: byObjectId.get(view.node)?.name ?? '' } : undefined}
               onChoose={(n) => update({ node: n.objectId, list: undefined, select: n.objectId, selectEdge: undefined })}
             />
-            {error && view.tab === 'search' && <p role="alert" className="error">{(error as Error).message}</p>}
+            {error && view.tab === 'search' && (
+              <p role="alert" className="error">
+                {(error as Error).message}
+              </p>
+            )}
           </TabPanel>
           <TabPanel id="pathfinding" className="tab-panel">
             <PathfindingTab
@@ -120,7 +130,11 @@ export default function ExplorePage() {
               custom={custom}
               onChange={(patch) => update({ ...patch, select: undefined, selectEdge: undefined })}
             />
-            {error && view.tab === 'pathfinding' && <p role="alert" className="error">{(error as Error).message}</p>}
+            {error && view.tab === 'pathfinding' && (
+              <p role="alert" className="error">
+                {(error as Error).message}
+              </p>
+            )}
           </TabPanel>
           <TabPanel id="cypher" className="tab-panel">
             <CypherTab

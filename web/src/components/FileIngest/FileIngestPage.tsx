@@ -40,8 +40,15 @@ export default function FileIngestPage() {
     if (!list) return;
     const chosen = [...list].filter((f) => ACCEPT.test(f.name) || f.type === 'application/json' || f.type === 'application/zip');
     const refused = [...list].filter((f) => !chosen.includes(f));
-    setError(refused.length ? new Error(`Only JSON files and zip archives are ingested; left out: ${refused.map((f) => f.name).join(', ')}.`) : null);
-    setFiles((old) => [...old.filter((p) => p.state !== 'sent'), ...chosen.map((file) => ({ file, progress: 0, state: 'waiting' as const }))]);
+    setError(
+      refused.length
+        ? new Error(`Only JSON files and zip archives are ingested; left out: ${refused.map((f) => f.name).join(', ')}.`)
+        : null,
+    );
+    setFiles((old) => [
+      ...old.filter((p) => p.state !== 'sent'),
+      ...chosen.map((file) => ({ file, progress: 0, state: 'waiting' as const })),
+    ]);
   };
   const set = (i: number, patch: Partial<Pending>) => setFiles((old) => old.map((p, j) => (j === i ? { ...p, ...patch } : p)));
 
@@ -114,10 +121,22 @@ export default function FileIngestPage() {
             <li key={`${p.file.name}-${i}`}>
               <span>
                 {p.file.name} <span className="muted">({formatBytes(p.file.size)})</span>
-                {p.error && <span className="error" style={{ display: 'block' }}>{p.error}</span>}
+                {p.error && (
+                  <span className="error" style={{ display: 'block' }}>
+                    {p.error}
+                  </span>
+                )}
               </span>
               <progress max={1} value={p.progress} aria-label={`${p.file.name} upload progress`} />
-              <span className="muted">{p.state === 'sent' ? 'Uploaded' : p.state === 'uploading' ? `${Math.round(p.progress * 100)} %` : p.state === 'failed' ? 'Failed' : 'Waiting'}</span>
+              <span className="muted">
+                {p.state === 'sent'
+                  ? 'Uploaded'
+                  : p.state === 'uploading'
+                    ? `${Math.round(p.progress * 100)} %`
+                    : p.state === 'failed'
+                      ? 'Failed'
+                      : 'Waiting'}
+              </span>
             </li>
           ))}
         </ul>
@@ -126,9 +145,7 @@ export default function FileIngestPage() {
         <Button className="primary" onPress={() => void upload()} isDisabled={busy || waiting === 0}>
           Upload
         </Button>
-        {files.length > 0 && !busy && (
-          <Button onPress={() => setFiles([])}>Clear list</Button>
-        )}
+        {files.length > 0 && !busy && <Button onPress={() => setFiles([])}>Clear list</Button>}
       </div>
       <ErrorMessage error={error} />
 
@@ -138,7 +155,8 @@ export default function FileIngestPage() {
       {jobs.data && (
         <p className="muted">
           Data pipeline: {jobs.data.datapipeStatus.status.toLowerCase()}
-          {jobs.data.datapipeStatus.lastCompleteAnalysisAt && ` · last analysis ${new Date(jobs.data.datapipeStatus.lastCompleteAnalysisAt).toLocaleString()}`}
+          {jobs.data.datapipeStatus.lastCompleteAnalysisAt &&
+            ` · last analysis ${new Date(jobs.data.datapipeStatus.lastCompleteAnalysisAt).toLocaleString()}`}
         </p>
       )}
       <table className="data" aria-label="Ingest jobs">
@@ -183,7 +201,11 @@ function JobRow({ job, open, onToggle }: { job: Job; open: boolean; onToggle(): 
         </td>
         <td>
           {job.totalFiles}
-          {job.failedFiles > 0 && <span className="error" style={{ padding: '0 4px', marginLeft: 6 }}>{job.failedFiles} failed</span>}
+          {job.failedFiles > 0 && (
+            <span className="error" style={{ padding: '0 4px', marginLeft: 6 }}>
+              {job.failedFiles} failed
+            </span>
+          )}
         </td>
         <td>{new Date(job.startTime).toLocaleString()}</td>
         <td>{job.endTime ? new Date(job.endTime).toLocaleString() : '—'}</td>
@@ -211,7 +233,15 @@ function JobRow({ job, open, onToggle }: { job: Job; open: boolean; onToggle(): 
                     <td>{f.fileName}</td>
                     <td>{formatBytes(f.sizeBytes)}</td>
                     <td>{f.status === 'INGESTED' ? 'Ingested' : f.status === 'FAILED' ? 'Failed' : 'Pending'}</td>
-                    <td>{f.error ? <span className="error" style={{ display: 'block' }}>{f.error}</span> : resultSummary(f.result)}</td>
+                    <td>
+                      {f.error ? (
+                        <span className="error" style={{ display: 'block' }}>
+                          {f.error}
+                        </span>
+                      ) : (
+                        resultSummary(f.result)
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

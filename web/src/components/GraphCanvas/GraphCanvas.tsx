@@ -78,7 +78,9 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
       },
       edgeReducer: (key, attrs) => {
         const sel = cb.current.selected;
-        return sel?.type === 'edge' && sel.key === key ? { ...attrs, color: '#4da3ff', size: 4, zIndex: 1 } : { ...attrs, color: colors.current.edge };
+        return sel?.type === 'edge' && sel.key === key
+          ? { ...attrs, color: '#4da3ff', size: 4, zIndex: 1 }
+          : { ...attrs, color: colors.current.edge };
       },
     });
     sigma.current = s;

@@ -33,7 +33,17 @@ function NodeMenuItems({ node, actions, onDone }: { node: MenuNode; actions: Nod
 }
 
 /** The menu at a point of the canvas (right click or long press on a node). */
-export function NodeMenuAt({ node, at, actions, onClose }: { node: MenuNode; at: { x: number; y: number }; actions: NodeActions; onClose(): void }) {
+export function NodeMenuAt({
+  node,
+  at,
+  actions,
+  onClose,
+}: {
+  node: MenuNode;
+  at: { x: number; y: number };
+  actions: NodeActions;
+  onClose(): void;
+}) {
   const anchor = useRef<HTMLDivElement>(null);
   return (
     <>

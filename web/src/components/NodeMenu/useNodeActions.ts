@@ -49,24 +49,29 @@ export function useNodeActions(owned: ReadonlySet<string>): NodeActions {
       setStart: (n) => update({ tab: 'pathfinding', start: n.objectId }),
       setEnd: (n) => update({ tab: 'pathfinding', end: n.objectId }),
       add: (tag, n) =>
-        run(async () => {
-          let target = tag === 'owned' ? ownedTag : tag;
-          if (!target) {
-            await createOwnedLabel();
-            await refresh();
-            target = (client.getQueryData(TAGS_KEY) as { assetGroupTags: Tag[] } | undefined)?.assetGroupTags.find(
-              (t) => t.name === OWNED_LABEL,
-            );
-            if (!target) throw new Error('The Owned label could not be made.');
-          }
-          await applySelectorChanges(planAdd(target, n.objectId));
-        }, `${n.name} added to ${tag === 'owned' ? OWNED_LABEL : tag.name}.`),
+        run(
+          async () => {
+            let target = tag === 'owned' ? ownedTag : tag;
+            if (!target) {
+              await createOwnedLabel();
+              await refresh();
+              target = (client.getQueryData(TAGS_KEY) as { assetGroupTags: Tag[] } | undefined)?.assetGroupTags.find(
+                (t) => t.name === OWNED_LABEL,
+              );
+              if (!target) throw new Error('The Owned label could not be made.');
+            }
+            await applySelectorChanges(planAdd(target, n.objectId));
+          },
+          `${n.name} added to ${tag === 'owned' ? OWNED_LABEL : tag.name}.`,
+        ),
       remove: (tag, n) =>
         run(async () => {
           const { changes, blocked } = planRemove(tag, n.objectId);
           await applySelectorChanges(changes);
           if (blocked.length)
-            throw new Error(`${n.name} stays in ${tag.name} through its default selector "${blocked[0]!.name}"; edit it in Administration.`);
+            throw new Error(
+              `${n.name} stays in ${tag.name} through its default selector "${blocked[0]!.name}"; edit it in Administration.`,
+            );
         }, `${n.name} removed from ${tag.name}.`),
     };
   }, [tags, owned, client, toast, update]);

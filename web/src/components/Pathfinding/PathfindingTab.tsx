@@ -35,7 +35,12 @@ export function PathfindingTab({ start, end, excluded, summary, custom, onChange
     <div>
       <div className="path-ends">
         <NodeCombobox label="Start node" custom={custom} value={startNode} onChoose={(n) => onChange({ start: n.objectId })} />
-        <Button className="swap" aria-label="Swap start and end" onPress={() => onChange({ start: end, end: start })} isDisabled={!start && !end}>
+        <Button
+          className="swap"
+          aria-label="Swap start and end"
+          onPress={() => onChange({ start: end, end: start })}
+          isDisabled={!start && !end}
+        >
           ⇅
         </Button>
         <NodeCombobox label="End node" custom={custom} value={endNode} onChoose={(n) => onChange({ end: n.objectId })} />

@@ -5,7 +5,13 @@ import { isOwned, isTierZero } from '../../core/graph/style';
 const PAGE = 100;
 
 /** The drawn result as tables: its nodes, then its edges; a row opens its panel. */
-export function ResultTable({ graph, owned, selected, onSelectNode, onSelectEdge }: {
+export function ResultTable({
+  graph,
+  owned,
+  selected,
+  onSelectNode,
+  onSelectEdge,
+}: {
   graph: ExploreGraph;
   owned: ReadonlySet<string>;
   selected?: { type: 'node' | 'edge'; key: string };

@@ -1,7 +1,17 @@
 import { useId, useState, type ReactNode } from 'react';
 
 /** A collapsible section of a panel: a button that says whether it is open, and its body. */
-export function Section({ title, count, defaultOpen = false, children }: { title: string; count?: number; defaultOpen?: boolean; children: ReactNode }) {
+export function Section({
+  title,
+  count,
+  defaultOpen = false,
+  children,
+}: {
+  title: string;
+  count?: number;
+  defaultOpen?: boolean;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(defaultOpen);
   const id = useId();
   return (

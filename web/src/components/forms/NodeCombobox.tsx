@@ -34,7 +34,10 @@ function useDebounced<T>(value: T, ms: number): T {
  * A node picker: type a name or object id, the server's search suggests nodes (options showing the node's icon,
  * name and kind), choosing one hands it on. Search, Start node and End node are each one of these.
  */
-export const NodeCombobox = forwardRef<HTMLInputElement, Props>(function NodeCombobox({ label, value, custom, placeholder, onChoose }, ref) {
+export const NodeCombobox = forwardRef<HTMLInputElement, Props>(function NodeCombobox(
+  { label, value, custom, placeholder, onChoose },
+  ref,
+) {
   const own = useRef<HTMLInputElement | null>(null);
   const [input, setInput] = useState(value?.name ?? '');
   useEffect(() => setInput(value?.name ?? ''), [value?.objectId, value?.name]);
@@ -75,13 +78,19 @@ export const NodeCombobox = forwardRef<HTMLInputElement, Props>(function NodeCom
             if (typeof ref === 'function') ref(el);
             else if (ref) ref.current = el;
           }}
-          placeholder={placeholder ?? 'Name or object id'} />
+          placeholder={placeholder ?? 'Name or object id'}
+        />
         {isFetching && <span className="spinner" aria-hidden />}
       </div>
       <Popover className="popover" placement="bottom start">
-        <ListBox<SearchNodesQuery['search']['nodes'][number]> className="listbox" renderEmptyState={() => (
-            <div className="empty">{isFetching || term !== input.trim() ? 'Searching…' : term.length < 2 ? 'Type two characters or more.' : 'No node matches.'}</div>
-          )}>
+        <ListBox<SearchNodesQuery['search']['nodes'][number]>
+          className="listbox"
+          renderEmptyState={() => (
+            <div className="empty">
+              {isFetching || term !== input.trim() ? 'Searching…' : term.length < 2 ? 'Type two characters or more.' : 'No node matches.'}
+            </div>
+          )}
+        >
           {(n) => {
             const icon = kindIcon({ kind: n.label, kinds: n.kinds }, custom);
             return (

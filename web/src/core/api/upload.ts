@@ -2,7 +2,8 @@ import { ApiError, CSRF_HEADERS } from './client';
 
 /** The content type the file-upload endpoint expects for a file, by its name (zip archives or JSON). */
 export function uploadContentType(file: { name: string; type: string }): string {
-  if (/\.zip$/i.test(file.name) || file.type === 'application/zip' || file.type === 'application/x-zip-compressed') return 'application/zip';
+  if (/\.zip$/i.test(file.name) || file.type === 'application/zip' || file.type === 'application/x-zip-compressed')
+    return 'application/zip';
   return 'application/json';
 }
 

@@ -3,8 +3,28 @@ import { cypherGraph, cypherSummary } from './result';
 
 const answer = {
   nodes: [
-    { id: 1, objectId: 'S-1', label: 'ALICE', name: 'ALICE@X', kind: 'User', kinds: ['Base', 'User'], isTierZero: false, isOwnedObject: true, properties: {} },
-    { id: 2, objectId: 'S-2', label: 'DA', name: null, kind: 'Group', kinds: ['Base', 'Group'], isTierZero: true, isOwnedObject: false, properties: { a: 1 } },
+    {
+      id: 1,
+      objectId: 'S-1',
+      label: 'ALICE',
+      name: 'ALICE@X',
+      kind: 'User',
+      kinds: ['Base', 'User'],
+      isTierZero: false,
+      isOwnedObject: true,
+      properties: {},
+    },
+    {
+      id: 2,
+      objectId: 'S-2',
+      label: 'DA',
+      name: null,
+      kind: 'Group',
+      kinds: ['Base', 'Group'],
+      isTierZero: true,
+      isOwnedObject: false,
+      properties: { a: 1 },
+    },
   ],
   edges: [
     { source: 1, target: 2, kind: 'MemberOf', properties: {} },
@@ -30,6 +50,8 @@ describe('Cypher answers', () => {
 
   it('are summarised with their size and the cap that cut them', () => {
     expect(cypherSummary(answer)).toBe('2 nodes, 2 edges');
-    expect(cypherSummary({ ...answer, nodes: [], rows: [[1], [2]], truncated: [{ limit: 'rows', cap: 2 }] })).toBe('2 rows, no graph (cut at 2 rows)');
+    expect(cypherSummary({ ...answer, nodes: [], rows: [[1], [2]], truncated: [{ limit: 'rows', cap: 2 }] })).toBe(
+      '2 rows, no graph (cut at 2 rows)',
+    );
   });
 });

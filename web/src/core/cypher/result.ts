@@ -20,7 +20,13 @@ export function cypherGraph(r: Result): ExploreGraph {
   });
   const keys = new Set(nodes.map((n) => n.key));
   const edges = r.edges
-    .map((e) => ({ key: `${e.source}-${e.kind}-${e.target}`, source: String(e.source), target: String(e.target), kind: e.kind, properties: props(e.properties) }))
+    .map((e) => ({
+      key: `${e.source}-${e.kind}-${e.target}`,
+      source: String(e.source),
+      target: String(e.target),
+      kind: e.kind,
+      properties: props(e.properties),
+    }))
     .filter((e) => keys.has(e.source) && keys.has(e.target));
   return { nodes, edges };
 }

@@ -1,9 +1,4 @@
-import {
-  EntityListGraphDocument,
-  NodeByObjectIdDocument,
-  ShortestPathsDocument,
-  type EntityListName,
-} from '../../generated/graphql';
+import { EntityListGraphDocument, NodeByObjectIdDocument, ShortestPathsDocument, type EntityListName } from '../../generated/graphql';
 import { gql } from '../api/client';
 import { EMPTY_GRAPH, graphFromApi, type ExploreGraph } from '../graph/model';
 import { relationshipKinds } from '../pathfinding/edgeCategories';

@@ -72,7 +72,8 @@ export type DrawSource =
   | { type: 'none' };
 
 export function drawSource(v: ExploreView): DrawSource {
-  if (v.tab === 'pathfinding') return v.start && v.end ? { type: 'path', start: v.start, end: v.end, exclude: v.exclude ?? [] } : { type: 'none' };
+  if (v.tab === 'pathfinding')
+    return v.start && v.end ? { type: 'path', start: v.start, end: v.end, exclude: v.exclude ?? [] } : { type: 'none' };
   if (v.tab === 'cypher') return v.run && v.cypher?.trim() ? { type: 'cypher', query: v.cypher } : { type: 'none' };
   if (v.node && v.list) return { type: 'list', objectId: v.node, list: v.list };
   if (v.node) return { type: 'node', objectId: v.node };

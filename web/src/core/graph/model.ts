@@ -27,10 +27,18 @@ export interface ExploreGraph {
 
 export const EMPTY_GRAPH: ExploreGraph = { nodes: [], edges: [] };
 
-const props = (p: unknown): Record<string, unknown> => (p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {});
+const props = (p: unknown): Record<string, unknown> =>
+  p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
 
 export function nodeFromApi(n: NodeFieldsFragment): GNode {
-  return { key: String(n.id), objectId: n.objectId, name: n.name || n.objectId, kinds: n.kinds, kind: n.label, properties: props(n.properties) };
+  return {
+    key: String(n.id),
+    objectId: n.objectId,
+    name: n.name || n.objectId,
+    kinds: n.kinds,
+    kind: n.label,
+    properties: props(n.properties),
+  };
 }
 
 export function edgeFromApi(e: EdgeFieldsFragment): GEdge {
@@ -57,7 +65,14 @@ export function mergeGraphs(a: ExploreGraph, b: ExploreGraph): ExploreGraph {
 export function exportJson(g: ExploreGraph): string {
   return JSON.stringify(
     {
-      nodes: g.nodes.map((n) => ({ id: n.key, objectId: n.objectId, name: n.name, kind: n.kind, kinds: n.kinds, properties: n.properties })),
+      nodes: g.nodes.map((n) => ({
+        id: n.key,
+        objectId: n.objectId,
+        name: n.name,
+        kind: n.kind,
+        kinds: n.kinds,
+        properties: n.properties,
+      })),
       edges: g.edges.map((e) => ({ id: e.key, source: e.source, target: e.target, kind: e.kind, properties: e.properties })),
     },
     null,

@@ -9,7 +9,10 @@ export function formatProperty(key: string, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number' && TIMES.test(key)) {
     if (value <= 0) return 'Never';
-    return new Date(value * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+    return new Date(value * 1000)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, ' UTC');
   }
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');

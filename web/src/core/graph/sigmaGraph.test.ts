@@ -2,11 +2,24 @@ import { describe, expect, it } from 'vitest';
 import type { ExploreGraph } from './model';
 import { buildCanvasGraph, type StyleContext } from './sigmaGraph';
 
-const ctx: StyleContext = { custom: new Map(), owned: new Set(['S-2']), iconImage: (n) => `icon:${n}`, edgeColor: '#888', gapColor: '#000' };
+const ctx: StyleContext = {
+  custom: new Map(),
+  owned: new Set(['S-2']),
+  iconImage: (n) => `icon:${n}`,
+  edgeColor: '#888',
+  gapColor: '#000',
+};
 const g: ExploreGraph = {
   nodes: [
     { key: '1', objectId: 'S-1', name: 'ALICE@TESTLAB.LOCAL', kinds: ['Base', 'User'], kind: 'User', properties: {} },
-    { key: '2', objectId: 'S-2', name: 'DOMAIN ADMINS@TESTLAB.LOCAL', kinds: ['Base', 'Group', 'Tag_Tier_Zero'], kind: 'Group', properties: {} },
+    {
+      key: '2',
+      objectId: 'S-2',
+      name: 'DOMAIN ADMINS@TESTLAB.LOCAL',
+      kinds: ['Base', 'Group', 'Tag_Tier_Zero'],
+      kind: 'Group',
+      properties: {},
+    },
   ],
   edges: [
     { key: '10', source: '1', target: '2', kind: 'MemberOf', properties: {} },
@@ -20,8 +33,19 @@ describe('the canvas graph', () => {
     const graph = buildCanvasGraph(g, ctx);
     expect(graph.order).toBe(2);
     expect(graph.size).toBe(2); // the edge to a node not drawn is left out
-    expect(graph.getNodeAttributes('1')).toMatchObject({ label: 'ALICE@TESTLAB.LOCAL', color: '#17E625', image: 'icon:user', tierZero: false });
-    expect(graph.getNodeAttributes('2')).toMatchObject({ image: 'icon:users', tierZero: true, owned: true, tierRing: '#F5B70A', ownedRing: '#E5383B' });
+    expect(graph.getNodeAttributes('1')).toMatchObject({
+      label: 'ALICE@TESTLAB.LOCAL',
+      color: '#17E625',
+      image: 'icon:user',
+      tierZero: false,
+    });
+    expect(graph.getNodeAttributes('2')).toMatchObject({
+      image: 'icon:users',
+      tierZero: true,
+      owned: true,
+      tierRing: '#F5B70A',
+      ownedRing: '#E5383B',
+    });
     expect(graph.getEdgeAttribute('10', 'label')).toBe('MemberOf');
   });
 

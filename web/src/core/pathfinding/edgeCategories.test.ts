@@ -3,7 +3,7 @@ import { TRAVERSABLE_KINDS } from '../../../../src/graph/kinds';
 import { EDGE_CATEGORIES, PATHFINDING_KINDS, relationshipKinds } from './edgeCategories';
 
 describe('pathfinding edge filter', () => {
-  it('offers the kinds the server walks when it pathfinds, and BloodHound\'s newest ones it does not make yet', () => {
+  it("offers the kinds the server walks when it pathfinds, and BloodHound's newest ones it does not make yet", () => {
     expect(PATHFINDING_KINDS.filter((k) => !TRAVERSABLE_KINDS.has(k))).toEqual([
       'ProtectAdminGroups',
       'WriteAltSecurityIdentities',

@@ -26,7 +26,16 @@ export const EDGE_CATEGORIES: readonly EdgeCategory[] = [
       },
       {
         name: 'Credential Access',
-        kinds: ['CoerceToTGT', 'DCSync', 'DumpSMSAPassword', 'HasSession', 'ReadGMSAPassword', 'ReadLAPSPassword', 'SyncLAPSPassword', 'HasTrustKeys'],
+        kinds: [
+          'CoerceToTGT',
+          'DCSync',
+          'DumpSMSAPassword',
+          'HasSession',
+          'ReadGMSAPassword',
+          'ReadLAPSPassword',
+          'SyncLAPSPassword',
+          'HasTrustKeys',
+        ],
       },
       {
         name: 'Basic Object Manipulation',
@@ -113,7 +122,15 @@ export const EDGE_CATEGORIES: readonly EdgeCategory[] = [
       { name: 'Secret/Credential Access', kinds: ['AZGetCertificates', 'AZGetKeys', 'AZGetSecrets'] },
       {
         name: 'Basic AzureRM Object Manipulation',
-        kinds: ['AZAvereContributor', 'AZKeyVaultContributor', 'AZOwner', 'AZContributor', 'AZUserAccessAdministrator', 'AZVMAdminLogin', 'AZVMContributor'],
+        kinds: [
+          'AZAvereContributor',
+          'AZKeyVaultContributor',
+          'AZOwner',
+          'AZContributor',
+          'AZUserAccessAdministrator',
+          'AZVMAdminLogin',
+          'AZVMContributor',
+        ],
       },
       {
         name: 'Advanced AzureRM Object Manipulation',
@@ -125,9 +142,7 @@ export const EDGE_CATEGORIES: readonly EdgeCategory[] = [
 ];
 
 /** Every kind the filter offers, once. */
-export const PATHFINDING_KINDS: readonly string[] = [
-  ...new Set(EDGE_CATEGORIES.flatMap((c) => c.subcategories.flatMap((s) => s.kinds))),
-];
+export const PATHFINDING_KINDS: readonly string[] = [...new Set(EDGE_CATEGORIES.flatMap((c) => c.subcategories.flatMap((s) => s.kinds)))];
 
 /**
  * The shortest-path query's `relationshipKinds`: BloodHound's UI sends the kinds left checked (`in:`); with nothing

@@ -8,7 +8,11 @@ export async function applySelectorChanges(changes: readonly SelectorChange[]): 
     if (c.op === 'create') {
       await gql(CreateSelectorDocument, {
         tagId: c.tagId,
-        input: { name: c.name, description: 'Nodes added from the Explore page.', seeds: c.objectIds.map((value) => ({ type: 'OBJECTID' as const, value })) },
+        input: {
+          name: c.name,
+          description: 'Nodes added from the Explore page.',
+          seeds: c.objectIds.map((value) => ({ type: 'OBJECTID' as const, value })),
+        },
       });
     } else if (c.op === 'update') {
       await gql(UpdateSelectorDocument, { tagId: c.tagId, id: c.id, input: { seeds: c.seeds } });

@@ -8,7 +8,9 @@ export const EXPLORE_SELECTOR = 'Objects added in Explore';
 
 /** Selectors of a tag that name this node by object id (the ones a removal can change). */
 export function directSelectors(tag: Tag, objectId: string): Selector[] {
-  return tag.selectors.filter((s) => s.seeds.some((seed) => seed.type === 'OBJECTID' && seed.value.toUpperCase() === objectId.toUpperCase()));
+  return tag.selectors.filter((s) =>
+    s.seeds.some((seed) => seed.type === 'OBJECTID' && seed.value.toUpperCase() === objectId.toUpperCase()),
+  );
 }
 
 /** A change to make through the selector API: create, update seeds, or delete a selector. */
@@ -22,7 +24,14 @@ export function planAdd(tag: Tag, objectId: string): SelectorChange[] {
   if (directSelectors(tag, objectId).length) return [];
   const own = tag.selectors.find((s) => s.name === EXPLORE_SELECTOR && !s.isDefault);
   if (!own) return [{ op: 'create', tagId: tag.id, name: EXPLORE_SELECTOR, objectIds: [objectId] }];
-  return [{ op: 'update', tagId: tag.id, id: own.id, seeds: [...own.seeds.map(({ type, value }) => ({ type, value })), { type: 'OBJECTID', value: objectId }] }];
+  return [
+    {
+      op: 'update',
+      tagId: tag.id,
+      id: own.id,
+      seeds: [...own.seeds.map(({ type, value }) => ({ type, value })), { type: 'OBJECTID', value: objectId }],
+    },
+  ];
 }
 
 /**
@@ -38,7 +47,11 @@ export function planRemove(tag: Tag, objectId: string): { changes: SelectorChang
       continue;
     }
     const seeds = s.seeds.filter((seed) => !(seed.type === 'OBJECTID' && seed.value.toUpperCase() === objectId.toUpperCase()));
-    changes.push(seeds.length ? { op: 'update', tagId: tag.id, id: s.id, seeds: seeds.map(({ type, value }) => ({ type, value })) } : { op: 'delete', tagId: tag.id, id: s.id });
+    changes.push(
+      seeds.length
+        ? { op: 'update', tagId: tag.id, id: s.id, seeds: seeds.map(({ type, value }) => ({ type, value })) }
+        : { op: 'delete', tagId: tag.id, id: s.id },
+    );
   }
   return { changes, blocked };
 }

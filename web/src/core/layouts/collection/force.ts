@@ -54,7 +54,15 @@ export const forceLayout: LayoutDefinition = {
       worker.postMessage(
         // A large graph gets its final positions only: redrawing thousands of edges ten times a second would keep
         // the main thread busy for nothing while the worker computes.
-        { type: 'force', nodes, edges, settings: forceSettings(order), maxIterations: 600, maxMs: 1200, frameMs: order + graph.size > 1000 ? Infinity : 100 },
+        {
+          type: 'force',
+          nodes,
+          edges,
+          settings: forceSettings(order),
+          maxIterations: 600,
+          maxMs: 1200,
+          frameMs: order + graph.size > 1000 ? Infinity : 100,
+        },
         [nodes.buffer, edges.buffer],
       );
     }
