@@ -113,4 +113,16 @@ describe('Administration', () => {
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached' });
   });
+
+  it('shows completeness and clears the collected graph data', async () => {
+    await page.getByRole('link', { name: 'Data quality' }).click();
+    await page.getByText('Session completeness').waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByLabel('All collected graph data').check();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await status(/^Deleted [1-9][\d,]* nodes/);
+    await page.reload();
+    await page.getByRole('table', { name: 'Domains and tenants' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Domains and tenants' }).getByRole('row').count()).toBe(1);
+  });
 });

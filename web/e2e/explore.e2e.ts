@@ -131,6 +131,19 @@ describe('Explore', () => {
     await page.getByText('removed from Owned').waitFor();
     await page.getByRole('menuitem', { name: 'Set as starting node' }).waitFor({ state: 'detached' });
   });
+
+  it('opens an edge from the table; a derived edge shows what it came from', async () => {
+    const { page } = s;
+    await page.goto(`${e.base}/ui/explore?tab=cypher&run=1&cypher=${encodeURIComponent('MATCH p=()-[:DCSync]->() RETURN p LIMIT 1')}`);
+    await drawn(page, 2);
+    await page.getByRole('button', { name: 'Table view' }).click();
+    await page.getByRole('table', { name: 'Edges' }).getByRole('button', { name: 'DCSync' }).click();
+    const panel = page.getByRole('complementary', { name: 'Edge' });
+    await panel.getByRole('heading', { name: 'DCSync' }).waitFor();
+    await panel.getByRole('button', { name: /^Composition\s+4/ }).waitFor();
+    expect(await panel.innerText()).toMatch(/GETCHANGESGROUP@TESTLAB.LOCAL → GetChanges → TESTLAB.LOCAL/);
+    await page.getByRole('button', { name: 'Graph view' }).click();
+  });
 });
 
 async function streamBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
