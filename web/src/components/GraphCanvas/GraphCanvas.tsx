@@ -2,6 +2,7 @@ import { toBlob } from '@sigma/export-image';
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import Sigma from 'sigma';
 import type { ExploreGraph } from '../../core/graph/model';
+import { BUILTIN_ICONS } from '../../../../src/graph/kinds';
 import { buildCanvasGraph, nodeDisplay, type CanvasGraph, type NodeDisplay, type StyleContext } from '../../core/graph/sigmaGraph';
 import { layoutById, type LayoutId, type LayoutRun } from '../../core/layouts';
 import { canvasColors } from '../../core/theme/theme';
@@ -30,6 +31,23 @@ export interface GraphCanvasProps {
 }
 
 const LONG_PRESS_MS = 550;
+
+/** One invisible node per built-in kind icon (see the renderer's creation). */
+function warmUpGraph(style: StyleContext): CanvasGraph {
+  const icons = [...new Set(Object.values(BUILTIN_ICONS).map((i) => i.icon))];
+  const graph = buildCanvasGraph({ nodes: [], edges: [] }, style);
+  icons.forEach((icon, i) =>
+    graph.addNode(`warm-up-${icon}`, {
+      ...nodeDisplay({ key: '', objectId: '', name: '', kinds: [], kind: '', properties: {} }, style),
+      image: style.iconImage(icon),
+      label: '',
+      size: 0.01,
+      x: i,
+      y: 0,
+    }),
+  );
+  return graph;
+}
 /** Above this many edges a result is drawn lean (see the graph effect). */
 const LARGE_EDGES = 2000;
 
@@ -48,13 +66,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   cb.current = props;
   const styles = useRef(new Map<string, Partial<NodeDisplay>>());
   const colors = useRef(canvasColors());
+  const isLarge = useRef(false);
   const [drawn, setDrawn] = useState({ nodes: 0, edges: 0, layout: 'idle' as 'idle' | 'running' | 'done' });
 
   // One renderer for the component's life; graphs are swapped into it.
   useEffect(() => {
     const initial = colors.current;
     const labels = nodeLabels(() => colors.current);
-    const s = new Sigma(buildCanvasGraph({ nodes: [], edges: [] }, cb.current.style), container.current!, {
+    // The first graph is one dot per built-in icon, too small to see: drawing it loads every icon's texture while
+    // nothing is on screen, so a large first result is not redrawn when its icons arrive.
+    const s = new Sigma(warmUpGraph(cb.current.style), container.current!, {
       defaultNodeType: 'node',
       nodeProgramClasses: { node: NodeProgram },
       edgeProgramClasses: EDGE_PROGRAMS,
@@ -156,12 +177,16 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     run.current?.cancel();
     const graph = buildCanvasGraph(props.graph, props.style, graphRef.current ?? undefined);
     graphRef.current = graph;
-    // A large result is drawn lean: no edge labels (zoom in and they come back at a smaller size), no edge
-    // picking pass, edges hidden while the camera moves.
+    // A large result is drawn lean: thin lines without labels or arrowheads, no edge picking pass, edges hidden
+    // while the camera moves, no camera animation. Each frame of thousands of edges is costly where WebGL is
+    // rendered in software (headless, no GPU), so a large result is drawn as few times as possible.
     const large = graph.size > LARGE_EDGES;
+    isLarge.current = large;
     s.setSetting('renderEdgeLabels', !large);
     s.setSetting('enableEdgeEvents', !large);
     s.setSetting('hideEdgesOnMove', large);
+    s.setSetting('defaultEdgeType', large ? 'line' : 'arrow');
+    if (large) graph.updateEachEdgeAttributes((_e, a) => ({ ...a, type: 'line' }), { attributes: ['type'] });
     s.setGraph(graph);
     s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
     setDrawn({ nodes: graph.order, edges: graph.size, layout: graph.order > 1 ? 'running' : 'done' });
@@ -171,7 +196,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     current.done
       .then(() => {
         if (run.current !== current) return;
-        s.getCamera().animatedReset({ duration: 200 });
+        if (isLarge.current) s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+        else s.getCamera().animatedReset({ duration: 200 });
         setDrawn((d) => ({ ...d, layout: 'done' }));
       })
       .catch(() => setDrawn((d) => ({ ...d, layout: 'done' })));

@@ -29,7 +29,7 @@ export interface EdgeDisplay {
   kind: string;
   size: number;
   color: string;
-  type: 'arrow' | 'curvedArrow';
+  type: 'arrow' | 'curvedArrow' | 'line';
   curvature?: number;
 }
 
