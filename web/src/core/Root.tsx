@@ -1,7 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { RouterProvider } from 'react-aria-components';
-import { BrowserRouter, Navigate, Route, Routes, useHref, useLocation, useNavigate, type NavigateOptions } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { LoginPage } from '../components/Login/LoginPage';
 import { Shell } from '../components/Shell/Shell';
 import { Loading } from '../components/common/Loading';
@@ -11,12 +10,6 @@ import { useSession } from './session/session';
 const ExplorePage = lazy(() => import('../components/Explore/ExplorePage'));
 const FileIngestPage = lazy(() => import('../components/FileIngest/FileIngestPage'));
 const AdministrationPage = lazy(() => import('../components/Administration/AdministrationPage'));
-
-declare module 'react-aria-components' {
-  interface RouterConfig {
-    routerOptions: NavigateOptions;
-  }
-}
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false, staleTime: 30_000 } },
@@ -44,23 +37,11 @@ function Gate() {
   );
 }
 
-/** React Aria's links navigate through the router (client-side, under /ui/). */
-function AriaRouter({ children }: { children: React.ReactNode }) {
-  const navigate = useNavigate();
-  return (
-    <RouterProvider navigate={navigate} useHref={useHref}>
-      {children}
-    </RouterProvider>
-  );
-}
-
 export function Root() {
   return (
     <QueryClientProvider client={queryClient}>
       <BrowserRouter basename="/ui">
-        <AriaRouter>
-          <Gate />
-        </AriaRouter>
+        <Gate />
       </BrowserRouter>
     </QueryClientProvider>
   );

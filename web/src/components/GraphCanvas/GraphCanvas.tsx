@@ -4,7 +4,7 @@ import Sigma from 'sigma';
 import type { ExploreGraph } from '../../core/graph/model';
 import { BUILTIN_ICONS } from '../../../../src/graph/kinds';
 import { buildCanvasGraph, nodeDisplay, type CanvasGraph, type NodeDisplay, type StyleContext } from '../../core/graph/sigmaGraph';
-import { layoutById, type LayoutId, type LayoutRun } from '../../core/layouts';
+import { layoutById, prewarmLayoutWorker, type LayoutId, type LayoutRun } from '../../core/layouts';
 import { canvasColors } from '../../core/theme/theme';
 import { EDGE_PROGRAMS, nodeLabels, NodeProgram } from './programs';
 
@@ -71,6 +71,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
 
   // One renderer for the component's life; graphs are swapped into it.
   useEffect(() => {
+    prewarmLayoutWorker();
     const initial = colors.current;
     const labels = nodeLabels(() => colors.current);
     // The first graph is one dot per built-in icon, too small to see: drawing it loads every icon's texture while
@@ -165,42 +166,51 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     el.addEventListener('contextmenu', noMenu);
     return () => {
       el.removeEventListener('contextmenu', noMenu);
-      run.current?.cancel();
+      // Forgotten first: a cancelled run settles, and must not draw into the renderer killed here.
+      const last = run.current;
+      run.current = null;
+      last?.cancel();
       s.kill();
       sigma.current = null;
     };
   }, []);
 
-  // A new result: build its graph (keeping positions of nodes drawn before), show it at once, then lay it out.
+  // A new result: build its graph (keeping positions of nodes drawn before), then lay it out. A small one is drawn
+  // at once and moves as the layout runs; a large one is drawn once, laid out (see `large` below).
   useEffect(() => {
     const s = sigma.current!;
     run.current?.cancel();
     const graph = buildCanvasGraph(props.graph, props.style, graphRef.current ?? undefined);
     graphRef.current = graph;
     // A large result is drawn lean: thin lines without labels or arrowheads, no edge picking pass, edges hidden
-    // while the camera moves, no camera animation. Each frame of thousands of edges is costly where WebGL is
-    // rendered in software (headless, no GPU), so a large result is drawn as few times as possible.
+    // while the camera moves, no camera animation, and only once its layout is done. Each frame of thousands of
+    // edges is costly where WebGL is rendered in software (headless, no GPU), so it is drawn as few times as possible.
     const large = graph.size > LARGE_EDGES;
     isLarge.current = large;
-    s.setSetting('renderEdgeLabels', !large);
-    s.setSetting('enableEdgeEvents', !large);
-    s.setSetting('hideEdgesOnMove', large);
-    s.setSetting('defaultEdgeType', large ? 'line' : 'arrow');
     if (large) graph.updateEachEdgeAttributes((_e, a) => ({ ...a, type: 'line' }), { attributes: ['type'] });
-    s.setGraph(graph);
-    s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
-    setDrawn({ nodes: graph.order, edges: graph.size, layout: graph.order > 1 ? 'running' : 'done' });
-    if (graph.order <= 1) return;
+    const show = () => {
+      s.setSetting('renderEdgeLabels', !large);
+      s.setSetting('enableEdgeEvents', !large);
+      s.setSetting('hideEdgesOnMove', large);
+      s.setSetting('defaultEdgeType', large ? 'line' : 'arrow');
+      s.setGraph(graph);
+      s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
+    };
+    if (!large) show();
+    if (graph.order <= 1) {
+      setDrawn({ nodes: graph.order, edges: graph.size, layout: 'done' });
+      return;
+    }
+    setDrawn((d) => (large ? { ...d, layout: 'running' } : { nodes: graph.order, edges: graph.size, layout: 'running' }));
     const current = layoutById(props.layout).run(graph);
     run.current = current;
-    current.done
-      .then(() => {
-        if (run.current !== current) return;
-        if (isLarge.current) s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
-        else s.getCamera().animatedReset({ duration: 200 });
-        setDrawn((d) => ({ ...d, layout: 'done' }));
-      })
-      .catch(() => setDrawn((d) => ({ ...d, layout: 'done' })));
+    const finish = () => {
+      if (run.current !== current) return;
+      if (large) show();
+      else s.getCamera().animatedReset({ duration: 200 });
+      setDrawn({ nodes: graph.order, edges: graph.size, layout: 'done' });
+    };
+    current.done.then(finish, finish);
     // The style context is read when a result arrives; its own changes restyle in place (below).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.graph, props.layout]);

@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Button, Input, Label, TextField } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { SsoProvidersDocument } from '../../generated/graphql';
 import { gql } from '../../core/api/client';
@@ -39,22 +38,37 @@ export function LoginPage() {
       <form onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Graph Analysis Service</h1>
         {ssoFailed && !error && <div className="notice">Single sign-on did not start a session here; sign in below or try again.</div>}
-        <TextField className="field" value={username} onChange={setUsername} autoComplete="username" isRequired autoFocus>
-          <Label>Username</Label>
-          <Input />
-        </TextField>
-        <TextField className="field" type="password" value={password} onChange={setPassword} autoComplete="current-password" isRequired>
-          <Label>Password</Label>
-          <Input />
-        </TextField>
+        {/* Plain form controls: the sign-in page loads before the widget library does. */}
+        <div className="field">
+          <label htmlFor="login-username">Username</label>
+          <input
+            id="login-username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            autoComplete="username"
+            required
+            autoFocus
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="login-password">Password</label>
+          <input
+            id="login-password"
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="current-password"
+            required
+          />
+        </div>
         {error && (
           <div role="alert" className="error">
             {error}
           </div>
         )}
-        <Button type="submit" className="primary" isDisabled={busy}>
+        <button type="submit" className="primary" disabled={busy}>
           Log in
-        </Button>
+        </button>
         {!!sso.data?.ssoProviders.length && (
           <div className="sso" aria-label="Single sign-on" role="group">
             <span className="muted">or sign in with</span>

@@ -1,5 +1,4 @@
 import { useEffect, type ReactNode } from 'react';
-import { Button } from 'react-aria-components';
 import { NavLink } from 'react-router';
 import { useSignOut, type SessionUser } from '../../core/session/session';
 import { useTheme } from '../../core/theme/theme';
@@ -31,11 +30,13 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
           </ul>
         </nav>
         <span className="spacer" />
-        <Button onPress={toggle} aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}>
+        <button type="button" onClick={toggle} aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}>
           {theme === 'dark' ? '☀ Light' : '☾ Dark'}
-        </Button>
+        </button>
         <span className="muted">{user.principalName}</span>
-        <Button onPress={() => void signOut()}>Log out</Button>
+        <button type="button" onClick={() => void signOut()}>
+          Log out
+        </button>
       </header>
       <main style={{ minHeight: 0 }}>{children}</main>
     </div>

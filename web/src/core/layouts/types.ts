@@ -16,5 +16,20 @@ export interface LayoutDefinition {
   run(graph: Graph): LayoutRun;
 }
 
-/** A worker of the app's own (same origin, as the CSP requires). */
-export const spawnLayoutWorker = () => new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+const create = () => new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+let spare: Worker | undefined;
+
+/**
+ * A layout worker of the app's own (same origin, as the CSP requires). One is kept started ahead, so a layout does
+ * not wait for a worker's script to load and compile; each run takes it and the next one starts.
+ */
+export function spawnLayoutWorker(): Worker {
+  const worker = spare ?? create();
+  spare = create();
+  return worker;
+}
+
+/** Starts the spare worker before the first layout is asked for (the canvas does, when it mounts). */
+export function prewarmLayoutWorker(): void {
+  spare ??= create();
+}
