@@ -50,7 +50,7 @@ async function main() {
   } else if (mode === 'ingest') {
     const [url, ...given] = rest;
     // As a collection: in the order `gas ingest <dir>`, an upload job and a zip take their files in (users, computers
-    // and groups first); BENCH_FILE_ORDER=given keeps the order of the command line (bench/probes/ingest-ab.ts).
+    // and groups first); BENCH_FILE_ORDER=given keeps the order of the command line.
     const files = process.env.BENCH_FILE_ORDER === 'given' ? given : inCollectionOrder(given, (f) => fileType(f));
     // One connection, so the server's CPU for the whole ingest is one backend's (read from /proc when local).
     const db = await open(url!, 1);

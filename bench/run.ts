@@ -1,3 +1,7 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { faultDbBench } from './fault-db';
 import { analysisAzureBench } from './analysis-azure';
 import { analysisBench } from './analysis';
@@ -11,6 +15,8 @@ import { ingestBench } from './ingest';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
 import { webAppBench } from './web-app';
+import { prebuiltQueriesBench } from './prebuilt-queries';
+import { generateSharpHound } from '../src/generate/sharphound';
 
 /**
  * `npm run bench [name…] [-- --smoke]`: runs the named benchmarks (all by default) and prints one JSON object per
@@ -21,6 +27,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'http-graph': httpGraphBench,
   paths: pathsBench,
   cypher: cypherBench,
+  'prebuilt-queries': prebuiltQueriesBench,
   ingest: ingestBench,
   'fault-db': faultDbBench,
   flood: floodBench,
@@ -31,6 +38,53 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'web-app': webAppBench,
   fuzz,
 };
+
+/**
+ * Probes the docs cite: scripts of their own, run in a child process as the docs show them (`node --import tsx
+ * bench/probes/<name>.ts`) with the environment given, sized down in a smoke run. Their output becomes the result.
+ */
+interface Probe {
+  env(smoke: boolean, tmp: string): Record<string, string>;
+  needsServer?: boolean;
+}
+const PROBES: Record<string, Probe> = {
+  // A collection to upload: PROBE_DIR when given, else one generated here (200 users in a smoke run, else tier S's);
+  // without BENCH_DATABASE_URL, the server on its embedded store.
+  'ingest-latency': {
+    env: (smoke, tmp): Record<string, string> => {
+      const store: Record<string, string> = process.env.BENCH_DATABASE_URL ? {} : { PROBE_EMBEDDED: '1' };
+      if (process.env.PROBE_DIR) return store;
+      generateSharpHound(tmp, { users: smoke ? 200 : 2600, seed: 1 });
+      return { ...store, PROBE_DIR: tmp };
+    },
+  },
+  'conversion-heap': {
+    env: (smoke, tmp): Record<string, string> => (smoke ? { PROBE_SCALE: '0.01', PROBE_DIR: tmp } : {}),
+    needsServer: true,
+  },
+};
+
+function runProbe(name: string, probe: Probe, smoke: boolean): Promise<Record<string, unknown>> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `gas-${name}-`));
+  const script = path.join(__dirname, 'probes', `${name}.ts`);
+  return new Promise<Record<string, unknown>>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', script],
+      { env: { ...process.env, ...probe.env(smoke, tmp) }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`probe ${name} failed: ${err.message}\n${stderr.slice(-4000)}`));
+        const text = stdout.trim();
+        // One JSON document (ingest-latency) or one JSON object a line (conversion-heap).
+        try {
+          resolve({ result: JSON.parse(text) });
+        } catch {
+          resolve({ results: text.split('\n').map((l) => JSON.parse(l)) });
+        }
+      },
+    );
+  }).finally(() => fs.rmSync(tmp, { recursive: true, force: true }));
+}
 
 // Smoke sizes for the benchmarks that read their size from the environment (the others check `smoke`).
 const SMOKE_SIZES: Record<string, string> = {
@@ -53,16 +107,20 @@ async function main() {
   if (process.argv.includes('--smoke')) process.env.BENCH_SMOKE = '1';
   if (process.env.BENCH_SMOKE === '1') for (const [k, v] of Object.entries(SMOKE_SIZES)) process.env[k] ??= v;
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  const names = wanted.length ? wanted : Object.keys(BENCHES);
+  const smoke = process.env.BENCH_SMOKE === '1';
+  const known = [...Object.keys(BENCHES), ...Object.keys(PROBES)];
+  const names = wanted.length ? wanted : known;
   for (const name of names) {
     const bench = BENCHES[name];
-    if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(', ')}`);
-    if (process.env.BENCH_SMOKE === '1' && !process.env.BENCH_DATABASE_URL && NEEDS_SERVER.has(name)) {
+    const probe = PROBES[name];
+    if (!bench && !probe) throw new Error(`unknown benchmark ${name}; known: ${known.join(', ')}`);
+    const needsServer = probe ? probe.needsServer : smoke && NEEDS_SERVER.has(name);
+    if (needsServer && !process.env.BENCH_DATABASE_URL) {
       process.stdout.write(JSON.stringify({ bench: name, skipped: 'needs BENCH_DATABASE_URL (PostgreSQL)' }) + '\n');
       continue;
     }
     const started = Date.now();
-    const result = await bench();
+    const result = bench ? await bench() : await runProbe(name, probe!, smoke);
     process.stdout.write(JSON.stringify({ bench: name, seconds: (Date.now() - started) / 1000, ...result }) + '\n');
   }
 }

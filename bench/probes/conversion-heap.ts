@@ -17,6 +17,9 @@ import { peakRssMb } from '../stats';
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/wt_ingest PROBE_DIR=/tmp/hostile PROBE_HEAPS=384,1024 \
  *     node --import tsx bench/probes/conversion-heap.ts
+ *
+ * PROBE_SCALE (default 1) shrinks every file's items and their lengths alike: the smoke run (`npm run bench --
+ * --smoke`) uses 0.01 to prove the probe still runs.
  */
 
 const SID = 'S-1-5-21-1-2-3';
@@ -24,7 +27,9 @@ const user = (id: number, props: string) =>
   `{"ObjectIdentifier":"${SID}-${id}","Properties":{"domain":"TEST.LOCAL","name":"U${id}@TEST.LOCAL"${props}},"Aces":[],"AllowedToDelegate":[],"SPNTargets":[],"HasSIDHistory":[],"IsDeleted":false,"IsACLProtected":false}`;
 const group = (id: number, members: string, aces: string) =>
   `{"ObjectIdentifier":"${SID}-${id}","Properties":{"domain":"TEST.LOCAL","name":"G${id}@TEST.LOCAL"},"Members":[${members}],"Aces":[${aces}],"IsDeleted":false,"IsACLProtected":false}`;
-const repeat = (n: number, f: (k: number) => string) => Array.from({ length: n }, (_, k) => f(k)).join(',');
+const SCALE = Number(process.env.PROBE_SCALE ?? 1);
+const scaled = (n: number) => Math.max(1, Math.round(n * SCALE));
+const repeat = (n: number, f: (k: number) => string) => Array.from({ length: scaled(n) }, (_, k) => f(k)).join(',');
 
 /** Each file data-first, as SharpHound writes them. */
 const FILES: Record<string, { type: string; count: number; item: (i: number) => string }> = {
@@ -42,7 +47,7 @@ const FILES: Record<string, { type: string; count: number; item: (i: number) => 
       ),
   },
   // One string of just under 1 MiB per user. ~155 MB.
-  strings: { type: 'users', count: 150, item: (i) => user(200_000 + i, `,"description":"${'x'.repeat(1024 * 1024 - 100)}"`) },
+  strings: { type: 'users', count: 150, item: (i) => user(200_000 + i, `,"description":"${'x'.repeat(scaled(1024 * 1024 - 100))}"`) },
   // ~500,000 members per group (~31 MB). ~130 MB.
   members: {
     type: 'groups',
@@ -63,8 +68,9 @@ function writeFiles(dir: string): void {
     if (fs.existsSync(file)) continue;
     const fd = fs.openSync(file, 'w');
     fs.writeSync(fd, '{"data":[');
-    for (let i = 0; i < f.count; i++) fs.writeSync(fd, (i ? ',' : '') + f.item(i));
-    fs.writeSync(fd, `],"meta":{"type":"${f.type}","version":6,"count":${f.count},"methods":0}}`);
+    const count = scaled(f.count);
+    for (let i = 0; i < count; i++) fs.writeSync(fd, (i ? ',' : '') + f.item(i));
+    fs.writeSync(fd, `],"meta":{"type":"${f.type}","version":6,"count":${count},"methods":0}}`);
     fs.closeSync(fd);
   }
 }

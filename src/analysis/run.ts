@@ -67,6 +67,17 @@ export interface AnalysisOptions {
   citrixRdpSupport?: boolean;
   /** Heap the run may take, in bytes; what this process has left when not given (tests pass less). */
   heapBytes?: number;
+  /** Told as the run moves on (a progress bar): loading the graph, each rule, Tier Zero, the last of the write. */
+  onProgress?: (p: AnalysisProgress) => void;
+}
+
+/** Where a run is: `done` of `total` stages (the load, each rule, Tier Zero, the write), and the graph's size. */
+export interface AnalysisProgress {
+  stage: string;
+  done: number;
+  total: number;
+  nodes: number;
+  edges: number;
 }
 
 /**
@@ -80,6 +91,9 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
   // Derived edges already in the graph are not read (they are made again, in memory, and counted in the estimate).
   const graph = await store.counts({ edgesExcept: [...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS] });
   checkAnalysisMemory(graph, opts.heapBytes ?? availableHeap());
+  const total = ANALYSIS_STEPS.length + 3;
+  const progress = (stage: string, done: number) => opts.onProgress?.({ stage, done, total, nodes: graph.nodes, edges: graph.edges });
+  progress('loading the graph', 0);
   const g = await AnalysisGraph.load(store);
   const c = new Changes(g, (opts.now ?? new Date()).toISOString());
   const stepOptions: StepOptions = { citrixRdpSupport: opts.citrixRdpSupport ?? false };
@@ -94,12 +108,15 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
     // held the loop ~3.7 s in one piece at tier M).
     let tagged: ANode[];
     try {
-      for (const step of ANALYSIS_STEPS) {
+      for (const [i, step] of ANALYSIS_STEPS.entries()) {
+        progress(step.name || 'rules', i + 1);
         await step(g, c, stepOptions);
         writer.behind();
         await nextTurn();
       }
+      progress('tier zero', total - 2);
       tagged = await tierZero(g, opts.tierZeroSeeds);
+      progress('writing', total - 1);
       await writer.end();
       const e0 = Date.now();
       explained = await writeExplanations(w, g, c, writer);
@@ -115,6 +132,7 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
     );
     return tagged;
   });
+  progress('done', total);
   return {
     edges: c.counts,
     explained: explained.edges,

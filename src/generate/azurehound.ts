@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { JsonArrayWriter, rng } from './json-writer.js';
+import { JsonArrayWriter, rng, type GenerateProgress } from './json-writer.js';
 import type { GeneratedFiles } from './sharphound.js';
 
 export interface AzureGenerateOptions {
@@ -10,6 +10,7 @@ export interface AzureGenerateOptions {
   /** On-premises domain SID of synced users (half of them), matching the SharpHound generator's domain. */
   domainSid?: string;
   metaFirst?: boolean;
+  progress?: GenerateProgress;
 }
 
 const ROLES: [string, string][] = [
@@ -23,6 +24,11 @@ const ROLES: [string, string][] = [
 
 /** A deterministic UUID-shaped id: kind prefix and a counter. */
 const uid = (prefix: number, i: number) => `${prefix.toString(16).padStart(8, '0')}-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+
+/** About how many records generateAzureHound writes: users, groups, service principals with their apps, devices (not the tenant, roles and links). */
+export function plannedAzureHoundObjects(users: number): number {
+  return users + Math.max(5, Math.floor(users / 10)) + 2 * Math.max(2, Math.floor(users / 20)) + Math.max(1, Math.floor(users / 2));
+}
 
 /**
  * One AzureHound file for a tenant (`{"data":[…],"meta":{"type":"azure",…}}`): users (half synced from AD), groups
@@ -48,7 +54,9 @@ export function generateAzureHound(dir: string, opts: AzureGenerateOptions): Gen
   const device = (i: number) => uid(0x50, i);
   const common = { tenantId, tenantName };
   const file = path.join(dir, 'azurehound.json');
-  const w = new JsonArrayWriter(file, { type: 'azure', version: 5, count: 0 }, opts.metaFirst);
+  const planned = plannedAzureHoundObjects(users);
+  const onCount = opts.progress && ((n: number) => opts.progress!({ file, objects: n, planned }));
+  const w = new JsonArrayWriter(file, { type: 'azure', version: 5, count: 0 }, opts.metaFirst, onCount);
   const add = (kind: string, data: Record<string, unknown>) => w.add({ kind, data });
 
   add('AZTenant', {

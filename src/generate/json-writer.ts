@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 
+/** Told as generated files are written: the file, objects written so far of all files, and about how many there will be. */
+export type GenerateProgress = (p: { file: string; objects: number; planned: number }) => void;
+
 /** A small deterministic PRNG (mulberry32): generated data and property tests are reproducible from a seed. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -25,6 +28,8 @@ export class JsonArrayWriter {
     file: string,
     private readonly meta: Record<string, unknown>,
     private readonly metaFirst = false,
+    /** Told the objects written so far, every 1,000 objects and at the end (progress). */
+    private readonly onCount?: (objects: number) => void,
   ) {
     this.fd = fs.openSync(file, 'w');
     this.write(metaFirst ? `{"meta":${JSON.stringify(meta)},"data":[\n` : `{"data":[\n`);
@@ -32,11 +37,12 @@ export class JsonArrayWriter {
   add(o: unknown): void {
     this.write((this.first ? '' : ',\n') + JSON.stringify(o));
     this.first = false;
-    this.count++;
+    if (++this.count % 1000 === 0) this.onCount?.(this.count);
   }
   close(): number {
     this.write(this.metaFirst ? '\n]}\n' : `\n],"meta":${JSON.stringify({ ...this.meta, count: this.count })}}\n`);
     fs.closeSync(this.fd);
+    this.onCount?.(this.count);
     return this.count;
   }
   private write(s: string): void {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { generateAdcs } from './adcs.js';
-import { JsonArrayWriter, rng } from './json-writer.js';
+import { JsonArrayWriter, rng, type GenerateProgress } from './json-writer.js';
 
 export { rng } from './json-writer.js';
 
@@ -22,6 +22,7 @@ export interface GenerateOptions {
   domainSid?: string;
   /** Write `meta` before `data` (older collectors); the real SharpHound v6 writes it last. @default false */
   metaFirst?: boolean;
+  progress?: GenerateProgress;
 }
 
 export interface GeneratedFiles {
@@ -34,6 +35,18 @@ const RIGHTS = ['GenericAll', 'GenericWrite', 'WriteDacl', 'WriteOwner', 'AllExt
 /** Principals that hold rights over almost everything in a real domain (by RID / well-known SID). */
 const HUB_RIDS = ['512', '519', '518', '548', '550', '551'];
 
+/** How many of each main object a domain of `users` users gets. */
+function sharpHoundSizes(users: number) {
+  const ous = Math.max(2, Math.floor(users / 500));
+  return { users, computers: users, groups: Math.max(5, Math.floor(users / 5)), ous, gpos: Math.max(2, Math.floor(ous / 2)) };
+}
+
+/** About how many objects generateSharpHound writes: the domain, its OUs, GPOs, groups, users and computers (not the dozen ADCS objects). */
+export function plannedSharpHoundObjects(users: number): number {
+  const n = sharpHoundSizes(users);
+  return 1 + n.ous + n.gpos + n.groups + n.users + n.computers;
+}
+
 export function generateSharpHound(dir: string, opts: GenerateOptions): GeneratedFiles {
   fs.mkdirSync(dir, { recursive: true });
   const r = rng(opts.seed ?? 1);
@@ -42,11 +55,7 @@ export function generateSharpHound(dir: string, opts: GenerateOptions): Generate
   const skewed = (n: number) => Math.floor(n * r() ** 3);
   const domain = (opts.domain ?? 'GENERATED.LOCAL').toUpperCase();
   const sid = opts.domainSid ?? 'S-1-5-21-1000000001-2000000002-3000000003';
-  const users = opts.users;
-  const computers = users;
-  const groups = Math.max(5, Math.floor(users / 5));
-  const ous = Math.max(2, Math.floor(users / 500));
-  const gpos = Math.max(2, Math.floor(ous / 2));
+  const { users, computers, groups, ous, gpos } = sharpHoundSizes(opts.users);
   const aces = opts.acesPerObject ?? 8;
   const userSid = (i: number) => `${sid}-${100000 + i}`;
   const computerSid = (i: number) => `${sid}-${500000 + i}`;
@@ -79,9 +88,11 @@ export function generateSharpHound(dir: string, opts: GenerateOptions): Generate
     ...extra,
   });
   const out: GeneratedFiles = { files: [], bytes: 0, objects: 0 };
+  const planned = plannedSharpHoundObjects(users);
   const file = (type: string, fill: (w: JsonArrayWriter) => void) => {
     const f = path.join(dir, `${type}.json`);
-    const w = new JsonArrayWriter(f, { methods: 46067, type, count: 0, version: 6 }, opts.metaFirst);
+    const onCount = opts.progress && ((n: number) => opts.progress!({ file: f, objects: out.objects + n, planned }));
+    const w = new JsonArrayWriter(f, { methods: 46067, type, count: 0, version: 6 }, opts.metaFirst, onCount);
     fill(w);
     out.objects += w.close();
     out.files.push(f);

@@ -16,6 +16,7 @@ import { graphResolvers } from './resolvers/graph.js';
 import { graphDataResolvers } from './resolvers/graph-data.js';
 import { identityResolvers } from './resolvers/identity.js';
 import { savedQueriesResolvers } from './resolvers/saved-queries.js';
+import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -39,8 +40,9 @@ const RESOLVERS: Resolvers[] = [
   collectorsResolvers,
   adminResolvers,
   accountsResolvers,
-  savedQueriesResolvers,
   cypherResolvers,
+  savedQueriesResolvers,
+  selectorPreviewResolvers,
 ];
 
 /** The one executable schema: SDL from schema/, resolvers per area, every root field guarded by its directives. */

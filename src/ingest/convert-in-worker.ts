@@ -87,7 +87,7 @@ export interface WorkerReadOptions {
   now: string;
   limits: IngestLimits;
   metaHint?: Record<string, unknown>;
-  onProgress?: (objects: number) => void;
+  onProgress?: (objects: number, edges: number) => void;
 }
 
 /**
@@ -120,6 +120,7 @@ export async function readInWorker(
   let stopped = false;
   let done = false;
   let reported: number | undefined;
+  let edges = 0;
   const feed = async () => {
     for await (const chunk of input) {
       if (stopped) return;
@@ -143,11 +144,12 @@ export async function readInWorker(
         await w.writePrepared(m.batch);
         if (m.deletes.length) await w.deleteNodes(m.deletes);
         post({ op: 'credit' });
-        opts.onProgress?.((reported = m.objects));
+        for (const slice of m.batch.edges) edges += slice.start.length;
+        opts.onProgress?.((reported = m.objects), edges);
       } else if (m.op === 'failed') throw new IngestError(file, m.reason);
       else {
         done = true;
-        if (m.result.objects !== reported) opts.onProgress?.(m.result.objects);
+        if (m.result.objects !== reported || m.result.edges !== edges) opts.onProgress?.(m.result.objects, m.result.edges);
         return m.result;
       }
     }

@@ -4,8 +4,9 @@ import { PassThrough, Transform, pipeline, type Readable, type TransformCallback
 import zlib from 'node:zlib';
 import yauzl from 'yauzl';
 import type { GraphStore } from '../graph/store.js';
-import { DEFAULT_LIMITS, IngestError, ingestStream, type FileResult, type IngestOptions } from './ingest-stream.js';
+import { DEFAULT_LIMITS, IngestError, ingestStream, type FileResult, type IngestOptions, type IngestProgress } from './ingest-stream.js';
 import { inCollectionOrder, typeFromName } from './collection-order.js';
+import { Meter } from './ingest-meter.js';
 import { tailMeta } from './tail-meta.js';
 
 export interface PathResult {
@@ -13,7 +14,11 @@ export interface PathResult {
   errors: IngestError[];
 }
 
-export type PathOptions = IngestOptions & { displayName?: string };
+export type PathOptions = IngestOptions & {
+  displayName?: string;
+  /** Called as the file is read and written (a progress bar): bytes of the file read, objects and edges written. */
+  progress?: (p: IngestProgress) => void;
+};
 
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const GZIP = Buffer.from([0x1f, 0x8b]);
@@ -37,38 +42,47 @@ export async function ingestPath(store: GraphStore, file: string, opts: PathOpti
     fs.closeSync(fd);
   }
   const out: PathResult = { files: [], errors: [] };
+  const meter = opts.progress && new Meter(name, fs.statSync(file).size, opts.progress);
   const one = async (label: string, stream: Readable, metaHint?: Record<string, unknown>) => {
+    const streamOpts = meter ? { ...opts, onProgress: meter.entry(label, opts.onProgress) } : opts;
     try {
-      out.files.push(await ingestStream(store, label, stream, metaHint ? { ...opts, metaHint } : opts));
+      out.files.push(await ingestStream(store, label, stream, metaHint ? { ...streamOpts, metaHint } : streamOpts));
     } catch (err) {
       if (err instanceof IngestError) out.errors.push(err);
       else throw err;
+    } finally {
+      meter?.entryDone();
     }
   };
+  /** The file's bytes as read from disk, counted when progress is asked for (the plain path is left as it is). */
+  const fromDisk = (s: Readable): Readable => (meter ? pipeline(s, meter.tap(), () => undefined) : s);
   if (read >= 4 && head.equals(ZIP)) {
     const budget = { left: maxBytes, max: maxBytes };
     let entries = 0;
     try {
       for await (const entry of zipEntries(file, name, budget)) {
         entries++;
-        await one(`${name}:${entry.name}`, entry.stream);
+        meter?.compressed(entry.compressedSize, entry.uncompressedSize);
+        await one(`${name}:${entry.name}`, meter ? pipeline(entry.stream, meter.tap(), () => undefined) : entry.stream);
       }
     } catch (err) {
       if (!(err instanceof IngestError)) throw err;
       out.errors.push(err);
+      meter?.finish();
       return out;
     }
     if (!entries) out.errors.push(new IngestError(name, 'archive holds no JSON files'));
   } else if (read >= 2 && head.subarray(0, 2).equals(GZIP)) {
     const budget = { left: maxBytes, max: maxBytes };
     // pipeline (not pipe) so an error of any stage reaches the stream ingest reads, never an unhandled 'error'.
-    const gunzipped = pipeline(fs.createReadStream(file), zlib.createGunzip(), new Limit(budget), () => undefined);
+    const gunzipped = pipeline(fromDisk(fs.createReadStream(file)), zlib.createGunzip(), new Limit(budget), () => undefined);
     await one(name, gunzipped);
   } else {
     // A plain file can be read from its end: a data-first file's meta is known before its first item. Read a MiB at
     // a time: each chunk is a message to the conversion worker (64 KiB reads were ~4,700 of them at tier M).
-    await one(name, fs.createReadStream(file, { highWaterMark: READ_BYTES }), tailMeta(file));
+    await one(name, fromDisk(fs.createReadStream(file, { highWaterMark: READ_BYTES })), tailMeta(file));
   }
+  meter?.finish();
   return out;
 }
 
@@ -99,7 +113,7 @@ async function* zipEntries(
   file: string,
   name: string,
   budget: { left: number; max: number },
-): AsyncGenerator<{ name: string; stream: Readable }> {
+): AsyncGenerator<{ name: string; stream: Readable; compressedSize: number; uncompressedSize: number }> {
   const fail = (err: unknown) => new IngestError(name, `unreadable zip archive: ${(err as Error).message}`);
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true, autoClose: false }, (err, z) => (err ? reject(fail(err)) : resolve(z!))),
@@ -148,7 +162,7 @@ async function* zipEntries(
         zip.openReadStream(entry, (err, s) => (err ? reject(fail(err)) : resolve(s!))),
       );
       const stream = pipeline(raw, new Limit(budget), new PassThrough(), () => undefined);
-      yield { name: entry.fileName, stream };
+      yield { name: entry.fileName, stream, compressedSize: entry.compressedSize, uncompressedSize: entry.uncompressedSize };
     }
   } finally {
     zip.close();

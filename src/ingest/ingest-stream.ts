@@ -8,7 +8,14 @@ import { DEFAULT_LIMITS, IngestError, type FileResult, type IngestLimits, type I
 import { isSpace } from './json-stream.js';
 import { OpenGraphFile } from './opengraph-file.js';
 
-export { DEFAULT_LIMITS, IngestError, type FileResult, type IngestLimits, type IngestOptions } from './ingest-types.js';
+export {
+  DEFAULT_LIMITS,
+  IngestError,
+  type FileResult,
+  type IngestLimits,
+  type IngestOptions,
+  type IngestProgress,
+} from './ingest-types.js';
 
 /** Edges handed to the store in one call at most. */
 const MAX_EDGE_CALL = 50_000;
@@ -52,8 +59,10 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
     await flush(w, r);
     if (Object.keys(og.skipped).length) r.result.skipped = og.skipped;
   };
+  let edgesWritten = 0;
   const flush = async (w: GraphWriter, r: CollectorReader) => {
     const { nodes, edges, deletes } = r.takeRows();
+    edgesWritten += edges.length;
     if (nodes.length) await w.upsertNodes(nodes);
     // Whole when it is an ordinary batch: the store merges an edge met twice within one call, while a repeat split
     // across two calls makes the second one merge rather than insert. In slices when one object brought hundreds of
@@ -62,7 +71,7 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
       for (let i = 0; i < edges.length; i += FLUSH_OBJECTS * 4) await w.upsertEdges(edges.slice(i, i + FLUSH_OBJECTS * 4));
     } else if (edges.length) await w.upsertEdges(edges);
     if (deletes.length) await w.deleteNodes(deletes);
-    opts.onProgress?.(r.result.objects);
+    opts.onProgress?.(r.result.objects, edgesWritten);
   };
   /** Reads the file on this thread: OpenGraph, or any file where the store takes no prepared batches. */
   const readHere = async (w: GraphWriter, chunks: AsyncIterable<Buffer>) => {
@@ -113,6 +122,8 @@ export async function ingestStream(store: GraphStore, file: string, input: Reada
           ? await readInWorker({ ...w, writePrepared }, file, rest, { now, limits, metaHint: opts.metaHint, onProgress: opts.onProgress })
           : await readHere(w, rest);
       if (opts.beforeCommit) await opts.beforeCommit(w.tx, result);
+      // The file's own count at the end (the batches' edges may differ from it by repeats merged on the way).
+      opts.onProgress?.(result.objects, result.edges);
       return result;
     });
   } catch (err) {

@@ -29,8 +29,8 @@ export interface FileResult {
 export interface IngestOptions {
   /** Timestamp written as lastseen / lastcollected. */
   now?: Date;
-  /** Called after each flushed batch with the objects ingested so far (progress bars). */
-  onProgress?: (objects: number) => void;
+  /** Called after each flushed batch with the objects and edges written so far (progress bars). */
+  onProgress?: (objects: number, edges: number) => void;
   /**
    * Runs inside the file's transaction after its last graph write, before the commit: a caller can record the
    * file as done atomically with its graph writes (called once per JSON file; for an archive, once per entry;
@@ -49,6 +49,18 @@ export interface IngestOptions {
    * (default true); false keeps everything on the calling thread (tests compare the two).
    */
   convertInWorker?: boolean;
+}
+
+/** How far the ingest of a file on disk is (`PathOptions.progress`). */
+export interface IngestProgress {
+  /** The file, or `archive.zip:entry.json` for an archive's entry. */
+  file: string;
+  /** Bytes of the file on disk read so far (an archive's entries by their compressed size), and its size. */
+  bytesRead: number;
+  bytesTotal: number;
+  /** Objects and edges of the whole path written so far (an archive's entries added up). */
+  objects: number;
+  edges: number;
 }
 
 export interface IngestLimits extends SplitterLimits {

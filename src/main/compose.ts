@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { currentScope } from '../scope.js';
 import type { Database } from '../db/pool.js';
 import { createPermissionsStore } from '../db/stores/identity/permissions-store.js';
 import { createPrincipalsStore } from '../db/stores/identity/principals-store.js';
@@ -191,7 +192,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     log: log.child({ module: 'datapipe' }),
     pollMs: config.datapipePollMs,
     analysisHeapBytes: config.analysisMaxHeapMb === undefined ? undefined : config.analysisMaxHeapMb * 1024 ** 2,
-    tierZeroSeeds: () => createTagsStore(db).tierZeroSeeds(),
+    tierZeroSeeds: () => assetGroups.tierZeroSeeds(),
     citrixRdpSupport: () => appConfig.citrixRdpSupport(),
     // Zones follow the new graph; data quality is recorded once per run, for the history endpoints.
     afterAnalysis: async () => {
@@ -240,6 +241,15 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     graph: graphStore,
     tx: (fn) => db.tx(fn),
     bind: createTagsStore,
+    cypher: {
+      check: (query) => void cypher.validate(query),
+      // A seed's own bound, within the request's deadline when a request evaluates it (previews).
+      nodeIds: async (query, bound) => {
+        const own = Date.now() + bound.deadlineMs;
+        const deadline = Math.min(own, currentScope()?.deadline ?? own);
+        return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+      },
+    },
   });
   const sso = createSsoService({
     store: createSsoStore(db),
@@ -263,7 +273,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     store: createSavedQueriesStore(db),
     tx: (fn) => db.tx(fn),
     bind: createSavedQueriesStore,
-    checkCypher: () => undefined,
+    checkCypher: (query) => void cypher.validate(query),
     importMaxBytes: config.maxJsonBodyBytes,
   });
 

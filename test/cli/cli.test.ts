@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestApp, signed, type TestApp } from '../helpers/app';
+import { ROLES } from '../../src/cli/program';
 import { runCli } from '../helpers/cli';
+import { TESTLAB } from '../helpers/fixtures';
 
 describe('gas command line', () => {
   let t: TestApp;
@@ -35,11 +37,11 @@ describe('gas command line', () => {
   it('generates SharpHound files, ingests a directory of them and analyses', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-gen-'));
     try {
-      const gen = await runCli(['generate', '--users', '40', '--out', dir], env());
+      const gen = await runCli(['generate', '--users', '40', '--out', dir, '--json'], env());
       expect(gen.code).toBe(0);
       const generated = JSON.parse(gen.stdout);
       expect(generated).toMatchObject({ files: expect.arrayContaining([path.join(dir, 'users.json')]) });
-      const res = await runCli(['ingest', dir], env());
+      const res = await runCli(['ingest', dir, '--json'], env());
       expect(res.code).toBe(0);
       const lines = res.stdout
         .trim()
@@ -93,8 +95,29 @@ describe('gas command line', () => {
     }
   }, 90_000);
 
+  it('reports each file in a table and the analysis after it; progress on stderr', async () => {
+    const res = await runCli(['ingest', path.join(TESTLAB, 'users.json'), path.join(TESTLAB, 'groups.json')], env());
+    expect(res.code).toBe(0);
+    const out = res.stdout.split('\n');
+    expect(out[0]).toMatch(/^file +type +objects +nodes +edges +skipped +unknown +seconds$/);
+    expect(out[2]).toMatch(/^users\.json +users +\d+ +[\d,]+ +[\d,]+ +0 +0 +[\d.]+$/);
+    expect(out[3]).toMatch(/^groups\.json +groups +\d+/);
+    expect(res.stdout).toMatch(/\nanalysis: [\d,]+ derived edges, \d+ nodes in Tier Zero, [\d.]+ s\nderived edge +count\n/);
+    // Not a terminal: a line per file as it ends (and one every few seconds on long ones).
+    expect(res.stderr).toMatch(/^ingest users\.json: [\d,]+ objects, [\d,]+ edges, [\d.]+ s$/m);
+    expect(res.stderr).toMatch(/^analysis: [\d,]+ derived edges, \d+ in Tier Zero, [\d.]+ s$/m);
+  }, 60_000);
+
+  it('offers exactly the roles the database holds', async () => {
+    const roles = await t.testDb.db.query<{ name: string }>('select name from roles order by id');
+    expect(roles.map((r) => r.name)).toEqual([...ROLES]);
+  });
+
   it('explains bad usage and bad configuration', async () => {
-    expect(await runCli(['token', 'create'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('gas token create --user') });
+    expect(await runCli(['token', 'create'], env())).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("required option '--user <name>'"),
+    });
     expect(await runCli(['frobnicate'], env())).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command') });
     const bad = await runCli(['migrate'], { ...env(), EDITION: 'gold', RATE_LIMIT_RPS: '-3' });
     expect(bad.code).toBe(1);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EMBEDDED_ADMIN_PASSWORD, serveEmbedded } from '../helpers/cli';
+import { eventually } from '../helpers/eventually';
 
 /**
  * The embedded store's files removed from under a running server (a cleanup script, a full disk, an operator
@@ -40,7 +41,7 @@ describe('the embedded store loses its files under a running server', () => {
       });
       // Logged as the operator's problem, with the database's own words, not as an unexpected error.
       // (the log is written asynchronously: wait for the line)
-      for (let i = 0; i < 50 && !server.output().includes('58P01'); i++) await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => server.output().includes('58P01'), 'the 58P01 logged');
       expect(server.output()).toMatch(/"code":"58P01".*the database cannot read or write its storage/);
       expect(server.output()).not.toContain('unexpected database error');
       expect(server.child.exitCode).toBeNull();

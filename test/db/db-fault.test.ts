@@ -10,6 +10,7 @@ import type { Services } from '../../src/services/index';
 import { ADMIN_PASSWORD, expectWrapper, login, testConfig } from '../helpers/app';
 import { createTestDb, embedded, testLog, testUrl, type TestDb } from '../helpers/db';
 import { FaultProxy } from '../helpers/fault-proxy';
+import { eventually } from '../helpers/eventually';
 
 /**
  * The database goes away under the service (issue 9.3): a cut TCP connection, a refused reconnect, and on a real
@@ -73,7 +74,7 @@ describe('database faults', () => {
     expect((await self()).status).toBe(200);
   });
 
-  it('answers 503 while the database is away and 200 within 5 s of its return', async () => {
+  it('answers 503 while the database is away and 200 once it is back', async () => {
     expect((await self()).status).toBe(200);
     proxy.cut();
     for (let i = 0; i < 5; i++) {
@@ -81,10 +82,8 @@ describe('database faults', () => {
       expect(expectWrapper(res, 503).context).toBe('database');
     }
     proxy.restore();
-    const back = Date.now();
-    let status = 0;
-    while (Date.now() - back < 5000 && status !== 200) status = (await self()).status;
-    expect(status).toBe(200);
+    // How soon is the fault-db benchmark's figure; here, only that it comes back.
+    await eventually(async () => (await self()).status === 200, 'a 200 after the database returned');
   });
 
   it('answers an entity look-up with 503 while the database is away (the node memory checks the graph generation)', async () => {
@@ -93,10 +92,7 @@ describe('database faults', () => {
     proxy.cut();
     expect(expectWrapper(await user(), 503).context).toBe('database');
     proxy.restore();
-    const back = Date.now();
-    let status = 0;
-    while (Date.now() - back < 5000 && status !== 404) status = (await user()).status;
-    expect(status).toBe(404);
+    await eventually(async () => (await user()).status === 404, 'the look-up answered again');
   });
 
   it('keeps the data pipeline alive through an outage (a kick during it fails softly, the next one works)', async () => {

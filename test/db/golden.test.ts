@@ -1,6 +1,6 @@
 import { runAnalysis } from '../../src/analysis/run';
 import { ingestPath } from '../../src/ingest/ingest-path';
-import { comparable, dumpGraph, edgeKey, GOLDEN_INPUT, loadGolden, type GoldenGraph } from '../helpers/fixtures';
+import { comparable, dumpGraph, edgeKey, GOLDEN_INPUT, loadGolden, OUR_ADDED_EDGE_KINDS, type GoldenGraph } from '../helpers/fixtures';
 import { useGraphDb } from '../helpers/graph';
 
 /**
@@ -8,7 +8,6 @@ import { useGraphDb } from '../helpers/graph';
  * analyzed.json, compared as nodes (object id, kinds, properties) and edges (start, end, kind, properties), with
  * run timestamps ignored. Deliberate differences are listed in docs/decisions.md and below.
  */
-const OUR_ADDED_EDGE_KINDS = new Set(['GPOAppliesTo', 'CanApplyGPO']); // newer BloodHound post-processing, not in the fixture
 /**
  * Tier Zero from the default selectors (docs/decisions.md): the Domain Controllers OU is a selector of ours, and the
  * GPO linked to it follows. BloodHound's fixture predates that selector.

@@ -28,6 +28,51 @@ export const GOLDEN_INPUT = [
 ];
 
 /**
+ * Derived kinds we add that BloodHound's golden graphs lack: BloodHound works GPO application out at query time, we
+ * store it (docs/decisions.md, "Golden differences").
+ */
+export const OUR_ADDED_EDGE_KINDS = new Set(['GPOAppliesTo', 'CanApplyGPO']);
+
+/** A golden set of BloodHound's graphify tests other than Version6JSON: its raw input and the edges its analysis adds. */
+export interface GoldenSet {
+  name: string;
+  files: string[];
+  /** bloodhound-expected/<name>-analysis-edges.json: analyzed.json's edges that ingested.json lacks. */
+  expected: string;
+}
+
+const V6_ALL = path.join(SHARED_FIXTURES, 'sharphound-v6-all');
+const inDir = (dir: string, names: string[]) => names.map((f) => path.join(SHARED_FIXTURES, dir, `${f}.json`));
+const ADCS_RAW = inDir('graphify-v6-adcs/raw', ['certtemplates', 'computers', 'containers', 'issuancepolicies', 'users']);
+const ESC1_SHARED = ['aiacas', 'enterprisecas', 'gpos', 'groups', 'ntauthstores', 'rootcas'].map((f) => path.join(V6_ALL, `${f}.json`));
+const expectedOf = (name: string) => path.join(SHARED_FIXTURES, 'bloodhound-expected', `${name}-analysis-edges.json`);
+
+/**
+ * Version6ADCSJSON, Version6AllJSON and Version5JSON: each raw file is either in the set's own folder or a
+ * byte-identical copy of it elsewhere in test/fixtures (fixtures README).
+ */
+export const GOLDEN_SETS: GoldenSet[] = [
+  {
+    name: 'graphify-v6-adcs',
+    files: [...ADCS_RAW, ...ESC1_SHARED, ...['domains', 'ous'].map((f) => path.join(V6_ALL, `${f}.json`))],
+    expected: expectedOf('graphify-v6-adcs'),
+  },
+  {
+    name: 'graphify-v6-all',
+    files: [...ADCS_RAW, ...ESC1_SHARED, ...inDir('graphify-v6-all/raw', ['domains', 'ous'])],
+    expected: expectedOf('graphify-v6-all'),
+  },
+  {
+    name: 'graphify-v5',
+    files: [
+      ...inDir('graphify-v5/raw', ['containers', 'domains', 'gpos', 'ous', 'users']),
+      ...inDir('sharphound-v5-testlab', ['computers', 'groups', 'sessions']),
+    ],
+    expected: expectedOf('graphify-v5'),
+  },
+];
+
+/**
  * The list counts of TESTLAB's DFM user (`…-1105`) after GOLDEN_INPUT is ingested and analysed, computed
  * independently from BloodHound's analyzed graph; the user endpoint and the GraphQL entity both answer them.
  */

@@ -48,7 +48,6 @@ const NOT_SERVED: Record<string, string> = {
   'POST /api/v2/asset-group-tags-history': 'zone history: not recorded yet',
   'POST /api/v2/asset-group-tags/search': 'zone search: not yet',
   'GET /api/v2/asset-group-tags/{id}/selectors/{id}/members/counts': 'selector member counts: not yet',
-  'POST /api/v2/asset-group-tags/preview-selectors': 'selector preview needs Cypher seeds (with Cypher)',
   'GET /api/v2/findings/{id}': 'Enterprise attack-path findings',
   'GET /api/v2/attack-paths/finding-trends': 'Enterprise posture',
   'GET /api/v2/posture-history/{id}': 'Enterprise posture',

@@ -19,6 +19,8 @@ const filesOf = (dir: string) =>
     .map((f) => path.join(dir, f));
 
 const ESC1_DOMAIN = 'S-1-5-21-909015691-3030120388-2582151266';
+/** The users BloodHound's analysed graphs of ESC1.LOCAL give ADCSESC1 (graphify-v6-adcs-analysis-edges.json). */
+const ESC1_USERS = [1105, 1110, 1113];
 
 describe("BloodHound's v5 and v6 ADCS collections through the upload API", () => {
   const t = useTestApp();
@@ -65,22 +67,20 @@ describe("BloodHound's v5 and v6 ADCS collections through the upload API", () =>
     expect(await edges('GoldenCert')).toEqual([esc1Edge(1000, 'GoldenCert')]);
     expect((await edges('PublishedTo')).length).toBe(12);
     expect((await edges('TrustedForNTAuth')).length).toBe(1);
-    // The ESC1 template lets the enrollee supply the subject, but these files lack subjectaltrequiredns and
-    // subjectaltrequiredomaindns: BloodHound then keeps users out of ESC1, and so do we.
-    expect(await edges('ADCSESC1')).toEqual([]);
-  });
-
-  it('gives the users who enrol on the template and the CA ESC1 once the template states it needs no DNS name', async () => {
-    // On the graph the test above left: only the templates are uploaded again, now with the two flags.
-    const file = path.join(V6_ALL, 'certtemplates.json');
-    const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { data: { Properties: Record<string, unknown> }[] };
-    for (const tpl of doc.data) Object.assign(tpl.Properties, { subjectaltrequiredns: false, subjectaltrequiredomaindns: false });
-    const id = await uploadJob(t.app, uploads.token, [['certtemplates.json', JSON.stringify(doc)]]);
-    await t.services.datapipe.drain();
-    expect(await uploads.job(id)).toMatchObject({ status: 2, failed_files: 0 });
     // Enroll on the ESC1 template and on the CA, directly or through a group: JONES (1105) on both; SMITH (1110) on
     // the template and through GROUP 3 on the CA; GARCIA (1113) through GROUP 1 on the template and on the CA.
     // DAVIS (1112) may enrol on the template only, MILLER (1111) on the CA only.
-    expect(await edges('ADCSESC1')).toEqual([1105, 1110, 1113].map((rid) => esc1Edge(rid, 'ADCSESC1')));
+    expect(await edges('ADCSESC1')).toEqual(ESC1_USERS.map((rid) => esc1Edge(rid, 'ADCSESC1')));
+  });
+
+  it('keeps the users in ESC1 when the templates say they require a DNS name (the enrollee supplies the subject)', async () => {
+    // On the graph the test above left: only the templates are uploaded again, now requiring DNS names.
+    const file = path.join(V6_ALL, 'certtemplates.json');
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { data: { Properties: Record<string, unknown> }[] };
+    for (const tpl of doc.data) Object.assign(tpl.Properties, { subjectaltrequiredns: true, subjectaltrequiredomaindns: true });
+    const id = await uploadJob(t.app, uploads.token, [['certtemplates.json', JSON.stringify(doc)]]);
+    await t.services.datapipe.drain();
+    expect(await uploads.job(id)).toMatchObject({ status: 2, failed_files: 0 });
+    expect(await edges('ADCSESC1')).toEqual(ESC1_USERS.map((rid) => esc1Edge(rid, 'ADCSESC1')));
   });
 });

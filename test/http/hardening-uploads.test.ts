@@ -2,6 +2,7 @@ import http from 'node:http';
 import request from 'supertest';
 import { signRequest } from '../../src/auth/signature';
 import { apiToken, expectWrapper, stagedUploads, useListening, useTestApp } from '../helpers/app';
+import { eventually } from '../helpers/eventually';
 
 /**
  * Issue 9 item 2: upload routes decide from the headers, before writing the body anywhere; each caller has a
@@ -81,8 +82,7 @@ describe('upload gate', () => {
     });
     const res = await request(t.app).post('/api/v2/file-upload/1').set(headers).set('Content-Type', 'application/json').send('{"a":2}');
     expect(expectWrapper(res, 401).message).toMatch(/digest/);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(stagedUploads(t)).toBe(0);
+    await eventually(() => stagedUploads(t) === 0, 'the refused upload removed');
   });
 
   it('caps concurrent uploads and in-flight bytes per caller', async () => {
@@ -101,13 +101,16 @@ describe('upload gate', () => {
     });
     first.on('error', () => undefined);
     first.write(Buffer.alloc(1024));
-    await new Promise((r) => setTimeout(r, 200));
+    // In flight once its first bytes are on disk.
+    await eventually(() => stagedUploads(t) === 1, 'the first upload spooling');
     const second = await request(t.app).post('/api/v2/file-upload/1').set(auth).send('{}');
     expectWrapper(second, 429);
     first.destroy();
-    await new Promise((r) => setTimeout(r, 200));
     // Once it is gone, the caller may upload again (404: no such job, but past the gate).
-    expect((await request(t.app).post('/api/v2/file-upload/1').set(auth).send('{}')).status).not.toBe(429);
+    await eventually(
+      async () => (await request(t.app).post('/api/v2/file-upload/1').set(auth).send('{}')).status !== 429,
+      'a new upload let in',
+    );
   });
 
   it('reads a multipart GraphQL request only for a caller, and only up to its own cap', async () => {

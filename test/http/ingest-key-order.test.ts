@@ -64,7 +64,7 @@ describe('data-first files (as SharpHound writes them) ingest like meta-first on
   it('through gas ingest', async () => {
     await clear();
     // With analysis, as the REST jobs above ran it.
-    const res = await runCli(['ingest', ...variants], { DATABASE_URL: t.testDb.url });
+    const res = await runCli(['ingest', ...variants, '--json'], { DATABASE_URL: t.testDb.url });
     expect(res.stderr).not.toMatch(/EBADF|Error/);
     expect(res.code).toBe(0);
     expect(res.stdout.trim().split('\n')).toHaveLength(variants.length + 1);

@@ -5,6 +5,7 @@ import pg from 'pg';
 import request from 'supertest';
 import { embedded } from '../helpers/db';
 import { createTestApp, expectWrapper, login, useTestApp } from '../helpers/app';
+import { eventually } from '../helpers/eventually';
 
 describe('error wrapper and middleware', () => {
   const t = useTestApp({ maxJsonBodyBytes: 64 * 1024 });
@@ -233,12 +234,17 @@ describe('Prefer: wait', () => {
       expect(expectWrapper(res, 504).message).toMatch(/deadline/);
       expect(elapsed).toBeGreaterThanOrEqual(900);
       if (!embedded()) {
-        // The server cancelled the blocked statement instead of leaving it queued behind the lock.
-        await new Promise((r) => setTimeout(r, 200));
-        const waiting = await blocker.query(
-          `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%permissions%' and pid <> pg_backend_pid()`,
+        // The server cancelled the blocked statement instead of leaving it queued behind the lock (which it would be
+        // until the rollback below).
+        await eventually(
+          async () =>
+            (
+              await blocker.query(
+                `select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%permissions%' and pid <> pg_backend_pid()`,
+              )
+            ).rows[0].n === 0,
+          'the blocked statement cancelled',
         );
-        expect(waiting.rows[0].n).toBe(0);
       }
     } finally {
       await blocker.query('rollback');

@@ -36,7 +36,7 @@ describe('OpenGraph through the upload routes and the command line', () => {
     try {
       const file = path.join(dir, 'graph.json');
       fs.writeFileSync(file, fs.readFileSync(MINIMAL, 'utf8').replace(/org-1/g, 'org-3'));
-      const res = await runCli(['ingest', file, '--no-analysis'], { DATABASE_URL: t.testDb.url });
+      const res = await runCli(['ingest', file, '--no-analysis', '--json'], { DATABASE_URL: t.testDb.url });
       expect(res.code).toBe(0);
       expect(JSON.parse(res.stdout.trim().split('\n')[0]!)).toMatchObject({ type: 'opengraph', nodes: 4, edges: 3 });
       expect(await kindsOf(t.testDb.db, 'ORG-3')).toEqual(['GH_Organization', 'GitHub']);

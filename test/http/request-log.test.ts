@@ -9,6 +9,7 @@ import { compose } from '../../src/main/compose';
 import { testConfig } from '../helpers/app';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { logSink } from '../helpers/log-sink';
+import { eventually } from '../helpers/eventually';
 
 /** The access log line of each request, and the security headers every response carries. */
 describe('request log and security headers', () => {
@@ -71,7 +72,7 @@ describe('request log and security headers', () => {
       socket.write('POST /api/v2/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"login_me');
       await new Promise((r) => setTimeout(r, 50));
       socket.destroy();
-      for (let i = 0; i < 50 && entries().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await eventually(() => entries().length > 0, 'the aborted request logged');
       await new Promise((r) => setTimeout(r, 50));
       const logged = entries();
       expect(logged).toHaveLength(1);

@@ -132,9 +132,10 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
     expect(JSON.stringify(e1)).not.toMatch(/root:/);
     const lol = Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join('');
     const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">${lol}]><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="&lol9;"/>`;
-    const started = Date.now();
-    expectWrapper(await createProvider('Laughs', laughs), 400);
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Refused for its DTD, before any parser sees it: nothing is expanded, whatever the machine's speed.
+    expect(expectWrapper(await createProvider('Laughs', laughs), 400).message).toBe(
+      'metadata must not contain a DTD or entity declarations.',
+    );
     // an entity reference without a DTD stays text: it is never resolved
     const bare = idp.metadata.replace(idp.entityId, '&xxe;');
     const res = await createProvider('Bare entity', bare);

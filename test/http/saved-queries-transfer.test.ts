@@ -218,6 +218,15 @@ describe('saved queries: import and export', () => {
       [Buffer.from('PK\u0003\u0004not really a zip'), 'application/zip', 400, /not a valid zip file/],
       [bomb, 'application/zip', 413, /unpacks to more than/],
       [await zipOf([['empty.txt', 'x']]), 'application/zip', 400, /no queries found/],
+      [
+        JSON.stringify([
+          { name: 'fine', query: 'RETURN 1' },
+          { name: 'unparsable', query: 'MATCH (n RETURN n' },
+        ]),
+        'application/json',
+        400,
+        /#1: .*line 1/,
+      ],
       ['<html></html>', 'text/html', 415, /Content type must be/],
       ['x'.repeat(300 * 1024), 'application/json', 413],
     ];

@@ -49,6 +49,13 @@ describe('saved queries', () => {
     }
     expectWrapper(await create(alice.jwt, { name: 7, query: 'MATCH (n) RETURN n' }), 400);
     expectWrapper(await create(alice.jwt, { name: 'long', query: 'x'.repeat(100_001) }), 400);
+    // a query is parsed before it is stored: a 400 naming where it is wrong; a writing query is refused too
+    const bad = expectWrapper(await create(alice.jwt, { name: 'broken', query: 'MATCH (n:User\nRETURN n' }), 400).message;
+    expect(bad).toMatch(/line 2/i);
+    expect(bad).toMatch(/column/i);
+    expect(expectWrapper(await create(alice.jwt, { name: 'writer', query: 'MATCH (n) DETACH DELETE n' }), 400).message).toMatch(
+      /read-only/i,
+    );
     // a Read-Only user may read saved queries but not write them
     expectWrapper(await create(reader.jwt, { name: 'ro', query: 'MATCH (n) RETURN n' }), 403);
   });
@@ -109,6 +116,9 @@ describe('saved queries', () => {
     expectWrapper(await request(t.app).put(`/api/v2/saved-queries/${id}`).set(admin()).send({ name: 'admin' }), 404);
     expectWrapper(await request(t.app).put(`/api/v2/saved-queries/999999`).set(as(alice.jwt)).send({ name: 'x' }), 404);
     expectWrapper(await request(t.app).put(`/api/v2/saved-queries/abc`).set(as(alice.jwt)).send({ name: 'x' }), 400);
+    // an update with a bad query changes nothing
+    expectWrapper(await request(t.app).put(`/api/v2/saved-queries/${id}`).set(as(alice.jwt)).send({ query: 'RETURN (' }), 400);
+    expect((await request(t.app).get(`/api/v2/saved-queries/${id}`).set(as(alice.jwt))).body.data.query).toBe('MATCH (n) RETURN n');
     // renaming onto a taken name
     expect(
       expectWrapper(await request(t.app).put(`/api/v2/saved-queries/${id}`).set(as(alice.jwt)).send({ name: 'a-first' }), 400).message,
@@ -233,5 +243,37 @@ describe('saved queries', () => {
     ]);
     expect((await unshare(t.adminJwt, { user_ids: [reader.id] })).status).toBe(204);
     expectWrapper(await request(t.app).get(`/api/v2/saved-queries/${id}`).set(as(reader.jwt)), 404);
+  });
+});
+
+describe('saved queries in GraphQL', () => {
+  const t = useTestApp();
+  const gql = (query: string, variables: object = {}) =>
+    request(t.app).post('/graphql').set('Authorization', `Bearer ${t.adminJwt}`).send({ query, variables });
+
+  it('creates, lists, shares publicly, exports and deletes through the mutation path', async () => {
+    const created = await gql('mutation($i: SavedQueryInput!) { createSavedQuery(input: $i) { id name query scope } }', {
+      i: { name: 'gql one', query: 'MATCH (g:Group) RETURN g' },
+    });
+    expect(created.body.errors).toBeUndefined();
+    const id = created.body.data.createSavedQuery.id;
+    const bad = await gql('mutation($i: SavedQueryInput!) { createSavedQuery(input: $i) { id } }', {
+      i: { name: 'bad', query: 'MATCH (' },
+    });
+    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST' });
+    const shared = await gql('mutation($id: Int!) { shareSavedQuery(id: $id, public: true) { public sharedToUserId } }', { id });
+    expect(shared.body.data.shareSavedQuery).toEqual([{ public: true, sharedToUserId: null }]);
+    const list = await gql(
+      '{ savedQueries(scopes: [ALL], sortBy: [{column: NAME}], filters: [{column: NAME, value: "eq:gql one"}]) { totalCount queries { name scope } } }',
+    );
+    expect(list.body.data.savedQueries).toEqual({ totalCount: 1, queries: [{ name: 'gql one', scope: 'OWNED' }] });
+    const file = await gql('query($id: Int!) { exportSavedQuery(id: $id) { fileName contentType base64 } }', { id });
+    expect(file.body.data.exportSavedQuery.fileName).toBe('gql one.json');
+    expect(JSON.parse(Buffer.from(file.body.data.exportSavedQuery.base64, 'base64').toString())).toEqual({
+      query: 'MATCH (g:Group) RETURN g',
+      name: 'gql one',
+      description: '',
+    });
+    expect((await gql('mutation($id: Int!) { deleteSavedQuery(id: $id) }', { id })).body.data.deleteSavedQuery).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { FEED_NAME } from '../../src/db/auth-listener';
 import { embedded, testLog, testUrl } from '../helpers/db';
 import { Database } from '../../src/db/pool';
 import { compose } from '../../src/main/compose';
+import { eventually } from '../helpers/eventually';
 
 /**
  * Token principals are cached between signed requests on PostgreSQL (dropped on every LISTEN/NOTIFY notice from
@@ -60,7 +61,7 @@ describe('signed requests right after revocation', () => {
     expectWrapper(await signed(t.app, token, 'GET', '/api/v2/self'), 401);
   });
 
-  it('a change made by another process reaches this server as a notice (within a second)', async () => {
+  it('a change made by another process reaches this server as a notice', async () => {
     if (embedded()) return; // no cache on PGlite: nothing to reach
     const token = await apiToken(t.app, adminJwt);
     await cached(token);
@@ -72,11 +73,8 @@ describe('signed requests right after revocation', () => {
     } finally {
       await other.end();
     }
-    let status = 0;
-    for (const started = Date.now(); Date.now() - started < 1_000 && status !== 401;) {
-      status = (await signed(t.app, token, 'GET', '/api/v2/self')).status;
-    }
-    expect(status).toBe(401);
+    // Without the notice the cache would accept the token for good; with it, a later request is refused.
+    await eventually(async () => (await signed(t.app, token, 'GET', '/api/v2/self')).status === 401, 'the deleted token refused');
   });
 
   it('serves nothing from the cache while the listening connection is gone, and caches again once it is back', async () => {
@@ -86,11 +84,7 @@ describe('signed requests right after revocation', () => {
     await sql(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [FEED_NAME]);
     // Hidden without a notice: only a fresh read sees it; the cache must be off by the time the loss is seen.
     await silently('update auth_tokens set deleted_at = now() where id = $1', [token.id]);
-    let status = 0;
-    for (const started = Date.now(); Date.now() - started < 2_000 && status !== 401;) {
-      status = (await signed(t.app, token, 'GET', '/api/v2/self')).status;
-    }
-    expect(status).toBe(401);
+    await eventually(async () => (await signed(t.app, token, 'GET', '/api/v2/self')).status === 401, 'the hidden token refused');
     await silently('update auth_tokens set deleted_at = null where id = $1', [token.id]);
     await cached(token); // reconnected: served from the cache again
   });
@@ -167,10 +161,7 @@ describe('signed requests right after revocation', () => {
       }
     });
     expect(blockedMost).toBe(1);
-    let after = await lastAccess();
-    for (let i = 0; i < 100 && after.getTime() === before.getTime(); i++, await new Promise((r) => setTimeout(r, 50)))
-      after = await lastAccess();
-    expect(after.getTime()).toBeGreaterThan(before.getTime());
+    await eventually(async () => (await lastAccess()).getTime() > before.getTime(), 'last_access moved');
   });
 
   it('a permission taken from a role by plain SQL takes effect on the next request', async () => {

@@ -41,6 +41,43 @@ describe('AD analysis rules', () => {
     expect(await analyse(g, ['AdminTo', 'CanPSRemote'])).toEqual([`ALICE AdminTo ${C}`, `BOB CanPSRemote ${C}`]);
   });
 
+  it('local groups: what the computer reported wins over the group a GPO implies; local accounts get no rights', async () => {
+    // A DC reports the domain's BUILTIN Administrators as its local group; a GPO whose changes list the DC among
+    // its affected computers implies a bare `<DC SID>-544` group (as ingest writes it). The reported group counts.
+    const DC = `${D}-1000`;
+    const SERVER = `${D}-1103`;
+    const BUILTIN = 'TEST.LOCAL-S-1-5-32-544';
+    const g = (reportedName?: string): SmallGraph => ({
+      nodes: [
+        [DC, 'Computer', { domainsid: D }],
+        [SERVER, 'Computer', { domainsid: D }],
+        [`${DC}-544`, 'ADLocalGroup', { name: undefined }],
+        [BUILTIN, 'Group', { name: reportedName }],
+        [`${SERVER}-544`, 'ADLocalGroup', { name: undefined }],
+        [`${SERVER}-555`, 'ADLocalGroup', {}],
+        ['LOCALADMIN', 'ADLocalUser', {}],
+        ...groups('DOMAIN_ADMINS'),
+        ...users('GPO_ADMIN'),
+      ],
+      edges: [
+        `${DC}-544 LocalToComputer ${DC}`,
+        `${BUILTIN} LocalToComputer ${DC}`,
+        `${SERVER}-544 LocalToComputer ${SERVER}`,
+        `${SERVER}-555 LocalToComputer ${SERVER}`,
+        `GPO_ADMIN MemberOfLocalGroup ${SERVER}-555`,
+        `LOCALADMIN MemberOfLocalGroup ${SERVER}-555`,
+        `GPO_ADMIN MemberOfLocalGroup ${DC}-544`,
+        `GPO_ADMIN MemberOfLocalGroup ${SERVER}-544`,
+        `DOMAIN_ADMINS MemberOfLocalGroup ${BUILTIN}`,
+        `LOCALADMIN MemberOfLocalGroup ${BUILTIN}`,
+      ],
+    });
+    const expected = [`DOMAIN_ADMINS AdminTo ${DC}`, `GPO_ADMIN AdminTo ${SERVER}`, `GPO_ADMIN CanRDP ${SERVER}`];
+    expect(await analyse(g('ADMINISTRATORS@TEST.LOCAL'), ['AdminTo', 'CanRDP'])).toEqual(expected);
+    // Without the domain's groups file the reported group has no name (SharpHound names it IGNOREME): it still wins.
+    expect(await analyse(g(undefined), ['AdminTo', 'CanRDP'])).toEqual(expected);
+  });
+
   it('CoerceAndRelayNTLMToSMB: a computer that may send NTLM is admin of a target without SMB signing', async () => {
     const g = (relayer: Record<string, unknown>, target: Record<string, unknown>) =>
       add(

@@ -75,14 +75,14 @@ describe('ADCS analysis rules', () => {
     expect(await analyse(esc1({ hosted: false }), ['GoldenCert', 'ADCSESC1'])).toEqual([]);
   });
 
-  it('ESC1 keeps users out when the template requires a DNS name', async () => {
+  it('ESC1 takes users whatever the template says of DNS names (no user filter, unlike ESC3, 6, 9a, 10a and 13)', async () => {
     const g = esc1();
+    // One template requires a DNS name, the other does not say (collectors before subjectaltrequiredns).
     g.nodes.push(['T2', 'CertTemplate', template({ enrolleesuppliessubject: true, subjectaltrequiredns: true })]);
-    g.nodes.push(['CAROL', 'User', { domainsid: D }], ['SVC', 'User', { domainsid: D, gmsa: true }]);
-    for (const p of ['CAROL', 'SVC']) g.edges.push(`${p} Enroll T2`, `${p} Enroll CA`);
-    g.edges.push('T2 PublishedTo CA');
-    // a gMSA has a DNS name, a plain user has not
-    expect(await analyse(g, ['ADCSESC1'])).toEqual([`ENROLLERS ADCSESC1 ${D}`, `SVC ADCSESC1 ${D}`]);
+    g.nodes.push(['T3', 'CertTemplate', template({ enrolleesuppliessubject: true, subjectaltrequiredns: undefined })]);
+    g.nodes.push(['CAROL', 'User', { domainsid: D }], ['DAVE', 'User', { domainsid: D }]);
+    g.edges.push('CAROL Enroll T2', 'DAVE Enroll T3', 'CAROL Enroll CA', 'DAVE Enroll CA', 'T2 PublishedTo CA', 'T3 PublishedTo CA');
+    expect(await analyse(g, ['ADCSESC1'])).toEqual([`CAROL ADCSESC1 ${D}`, `DAVE ADCSESC1 ${D}`, `ENROLLERS ADCSESC1 ${D}`]);
   });
 
   it('EnrollOnBehalfOf and ESC3 through an enrollment agent template; none when the CA restricts agents', async () => {
@@ -137,6 +137,19 @@ describe('ADCS analysis rules', () => {
       `U ADCSESC6b ${D}`,
     ]);
     expect(await analyse(g({ certificatemappingmethodsraw: 24 }), ['ADCSESC6a', 'ADCSESC6b'])).toEqual([`U ADCSESC6a ${D}`]);
+  });
+
+  it('ESC6a leaves users out, gMSAs included, when the template requires a DNS name; groups stay', async () => {
+    const g = merge(pki({ ca: { isuserspecifiessanenabled: true, isuserspecifiessanenabledcollected: true } }), {
+      nodes: [
+        ['T', 'CertTemplate', template({ nosecurityextension: true, subjectaltrequiredns: true })],
+        ['SVC', 'User', { domainsid: D, gmsa: true }],
+        ...users('U'),
+        ...groups('G'),
+      ],
+      edges: ['T PublishedTo CA', ...['U', 'SVC', 'G'].flatMap((p) => [`${p} Enroll T`, `${p} Enroll CA`])],
+    });
+    expect(await analyse(g, ['ADCSESC6a'])).toEqual([`G ADCSESC6a ${D}`]);
   });
 
   const esc9or10 = (tplExtra: Record<string, unknown>, dc: Record<string, unknown>, victim: 'User' | 'Computer') =>

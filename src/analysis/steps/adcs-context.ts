@@ -36,8 +36,6 @@ export const tpl = {
   authorizedSignatures: (t: ANode) => num(t.props.authorizedsignatures),
 };
 
-const isManagedAccount = (n: ANode) => n.props.gmsa === true || n.props.msa === true;
-
 /**
  * What every ADCS rule needs, computed once per run (BloodHound's ADCSCache): published templates per CA,
  * enrollers of CAs and templates, template controllers, which domains each enterprise CA chains to, and which
@@ -165,9 +163,12 @@ export class AdcsContext {
     });
   }
 
-  /** Drops plain users (not gMSA/MSA) from a result when the template requires a DNS name they cannot supply. */
+  /**
+   * Drops users from a result unless the template is known not to require a DNS name (filterUserDNSResults): every
+   * User node, gMSAs and MSAs too, as BloodHound drops them.
+   */
   filterUsers(nodes: Iterable<ANode>, t: ANode): ANode[] {
     const keepUsers = tpl.validForUsers(t);
-    return [...nodes].filter((n) => keepUsers || !n.kinds.has('User') || isManagedAccount(n));
+    return [...nodes].filter((n) => keepUsers || !n.kinds.has('User'));
   }
 }

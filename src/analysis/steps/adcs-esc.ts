@@ -8,13 +8,15 @@ const toDomains = (c: Changes, principals: Iterable<ANode>, domains: ANode[], ki
 
 /**
  * ESC1: enroll on the CA and on a published template that lets the enrollee supply the subject, allows
- * authentication, needs no manager approval and no authorised signatures.
+ * authentication, needs no manager approval and no authorised signatures. Users are not filtered out by the
+ * template's subjectaltrequire* flags (PostADCSESC1 has no such filter): those make the CA build the name from the
+ * requester's object, and here the enrollee supplies it.
  */
 export function esc1(ctx: AdcsContext, c: Changes, ca: ANode, domains: ANode[]): void {
   const caEnrollers = ctx.caEnrollers(ca);
   for (const t of ctx.published(ca)) {
     if (!(t.props.enrolleesuppliessubject === true && tpl.authEnabled(t) && tpl.noApproval(t) && tpl.noSignatures(t))) continue;
-    toDomains(c, ctx.filterUsers(crossProduct(ctx.g, [ctx.templateEnrollers(t), caEnrollers]), t), domains, 'ADCSESC1');
+    toDomains(c, crossProduct(ctx.g, [ctx.templateEnrollers(t), caEnrollers]), domains, 'ADCSESC1');
   }
 }
 

@@ -6,10 +6,12 @@ const RIGHTS: Record<string, string> = { '544': 'AdminTo', '562': 'ExecuteDCOM',
 
 /**
  * Members of a computer's local Administrators, Distributed COM Users, Remote Management Users and Backup
- * Operators get AdminTo, ExecuteDCOM, CanPSRemote and CanBackup to that computer. Only direct members: nested
- * members reach the computer through their MemberOf path. Like BloodHound (FetchComputerLocalGroupIDBySIDSuffix)
- * one group per RID and computer counts: the one named after the computer (`<computer SID>-<RID>`), else the
- * first stored; a second -544 group linked to the same computer grants nothing.
+ * Operators get AdminTo, ExecuteDCOM, CanPSRemote and CanBackup to that computer. Only direct members that are
+ * domain users, groups or computers (FetchLocalGroupMembership): nested members reach the computer through their
+ * MemberOf path, local accounts get nothing. Like BloodHound (FetchComputerLocalGroupBySIDSuffix) one group per RID
+ * and computer counts, so a second -544 group linked to the same computer grants nothing. BloodHound takes the first
+ * its query returns, in its golden graphs the group the computer reported; ours is chosen by `rank`, not by storage
+ * order.
  */
 export async function localGroupRights(g: AnalysisGraph, c: Changes, opts: { citrixRdpSupport: boolean }): Promise<void> {
   const chosen = new Map<string, { group: ANode; computer: ANode }>();
@@ -28,8 +30,8 @@ export async function localGroupRights(g: AnalysisGraph, c: Changes, opts: { cit
     if (rid !== '555' && !RIGHTS[rid]) continue;
     const key = `${computer.id}:${rid}`;
     const current = chosen.get(key);
-    const canonical = (n: ANode) => n.objectid === `${computer.objectid}-${rid}`;
-    if (!current || (!canonical(current.group) && (canonical(group) || group.id < current.group.id))) chosen.set(key, { group, computer });
+    const better = (a: ANode, b: ANode) => rank(a, computer, rid) - rank(b, computer, rid) || a.id - b.id;
+    if (!current || better(group, current.group) < 0) chosen.set(key, { group, computer });
   }
   for (const { group, computer } of chosen.values()) {
     if (due()) await nextTurn();
@@ -38,8 +40,23 @@ export async function localGroupRights(g: AnalysisGraph, c: Changes, opts: { cit
     const dau = dauOf.get(computer.id);
     if (rid === '555' && dau) citrixCanRDP(g, c, group, dau, computer);
     else if (rid === '555') canRDP(g, c, group, computer, members);
-    else for (const m of members) c.edge(m, computer, RIGHTS[rid]!);
+    else for (const m of members.filter(domainPrincipal)) c.edge(m, computer, RIGHTS[rid]!);
   }
+}
+
+/** What FetchLocalGroupMembership returns of a local group's members: no local accounts or nested local groups. */
+const domainPrincipal = (n: ANode) => n.kinds.has('User') || n.kinds.has('Group') || n.kinds.has('Computer');
+
+/**
+ * Which of a computer's groups of one RID counts (lowest first). A GPO's changes imply a bare group named
+ * `<computer SID>-<RID>` (what ingest writes for GPOChanges); on a member server that is also the id of the group
+ * the computer reports, which then has a name, but a DC reports its domain's BUILTIN group: what the computer
+ * reported beats what a GPO implies. Then the group named after the computer, then any other.
+ */
+function rank(group: ANode, computer: ANode, rid: string): number {
+  const named = group.objectid === `${computer.objectid}-${rid}`;
+  if (named && group.props.name === undefined) return 2;
+  return named ? 0 : 1;
 }
 
 /** Citrix creates a local group of this name (no well-known RID) on the hosts it runs on. */
@@ -79,19 +96,17 @@ function citrixCanRDP(g: AnalysisGraph, c: Changes, rdu: ANode, dau: ANode, comp
 }
 
 /**
- * Remote Desktop Users get CanRDP. When user rights were collected for the computer (hasura), a member also needs
- * SeRemoteInteractiveLogonRight there, held directly or through a group; when the RDP group itself holds the
- * right, all its direct members qualify.
+ * Remote Desktop Users get CanRDP. Without collected user rights (hasura), or when the RDP group itself holds
+ * SeRemoteInteractiveLogonRight, its domain principals qualify as for the other groups; otherwise a member needs the
+ * right there, held directly or through a group.
  */
 function canRDP(g: AnalysisGraph, c: Changes, group: ANode, computer: ANode, members: ANode[]): void {
-  if (computer.props.hasura !== true) {
-    for (const m of members) c.edge(m, computer, 'CanRDP');
+  const holders = new Set(g.in(computer.id, 'RemoteInteractiveLogonRight').map((e) => e.startId));
+  if (computer.props.hasura !== true || holders.has(group.id)) {
+    for (const m of members.filter(domainPrincipal)) c.edge(m, computer, 'CanRDP');
     return;
   }
-  const holders = new Set(g.in(computer.id, 'RemoteInteractiveLogonRight').map((e) => e.startId));
-  const groupHolds = holders.has(group.id);
   for (const m of members) {
-    const holds = groupHolds || holders.has(m.id) || [...g.groupsOf(m.id)].some((x) => holders.has(x));
-    if (holds) c.edge(m, computer, 'CanRDP');
+    if (holders.has(m.id) || [...g.groupsOf(m.id)].some((x) => holders.has(x))) c.edge(m, computer, 'CanRDP');
   }
 }

@@ -253,6 +253,7 @@ function* shortest(
     all: step.all,
     accept: (node) => nodeMatchesSync(step.to.pattern, node, row, ctx),
     relOk: (r) => !used.includes(r.id) && relMatchesSync(rel.pattern, r, row, ctx),
+    plainRels: !rel.pattern.properties && !rel.pattern.where && used.length === 0,
   });
   for (const f of found) {
     ctx.budget.step();

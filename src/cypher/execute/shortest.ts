@@ -15,6 +15,8 @@ export interface ShortestSearch {
   all: boolean;
   accept(node: number): boolean;
   relOk(rel: RelV): boolean;
+  /** No check on the relationships beyond their types (no inline map, no WHERE, none bound earlier in the MATCH). */
+  plainRels: boolean;
 }
 
 export interface FoundPath {
@@ -29,8 +31,9 @@ export interface FoundPath {
  * other end's pattern accepts at once (`shortestPath((u:User)-[*1..]->(g))` with g bound runs one search from g,
  * not one per user).
  */
-export function* shortestSearch(ctx: ExecContext, s: ShortestSearch): Generator<Signal, FoundPath[], void> {
+export function* shortestSearch(ctx: ExecContext, s: ShortestSearch): Generator<Signal, Iterable<FoundPath>, void> {
   const limit = ctx.budget.limits.maxShortestPaths;
+  if (s.target === undefined && s.plainRels && ctx.graph.reach && s.minDepth <= 1) return yield* reachAll(ctx, s, limit);
   if (s.target !== undefined && ctx.graph.shortestPaths && s.minDepth <= 1) {
     if (s.source === s.target) return [];
     const fast = ctx.graph.shortestPaths(s.source, s.target, s.direction, s.types, s.maxDepth, s.all ? limit : 1);
@@ -89,6 +92,33 @@ export function* shortestSearch(ctx: ExecContext, s: ShortestSearch): Generator<
     }
   }
   return out;
+}
+
+/**
+ * One typed-array search from the bound end, then, lazily in the order the nodes were reached, the paths to each
+ * node the other end's pattern accepts: a LIMIT after it stops the walk early.
+ */
+function* reachAll(ctx: ExecContext, s: ShortestSearch, limit: number): Generator<Signal, Iterable<FoundPath>, void> {
+  const reach = ctx.graph.reach!(s.source, s.direction, s.types, s.maxDepth);
+  ctx.budget.step(reach.order.length);
+  const accepted: number[] = [];
+  for (let i = s.minDepth === 0 ? 0 : 1; i < reach.order.length; i++) {
+    const node = reach.order[i]!;
+    ctx.budget.step();
+    if (ctx.budget.pauseDue) yield PAUSE;
+    if (yield* check(() => s.accept(node))) accepted.push(node);
+  }
+  ctx.budget.hold(accepted.length);
+  ctx.budget.release(accepted.length);
+  return (function* () {
+    for (const end of accepted) {
+      if (end === s.source) {
+        yield { rels: [], end };
+        continue;
+      }
+      for (const rels of reach.paths(end, s.all ? limit : 1)) yield { rels, end };
+    }
+  })();
 }
 
 /** Paths back from `end` to `source` through predecessors one level closer each time, at most `max`. */

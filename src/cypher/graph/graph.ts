@@ -44,6 +44,11 @@ export interface CypherGraph {
    */
   nodesByProperty?(key: string, value: Value): number[] | undefined;
   /**
+   * One breadth-first search from `source` over relationships of the given types, when the graph has a faster one
+   * than the executor's (the live graph's, over its typed arrays): shortest paths to every reached node at once.
+   */
+  reach?(source: number, direction: Direction, types: readonly string[] | null, maxDepth: number): Reach;
+  /**
    * All shortest paths from `source` to `target` when the graph has a faster search than the executor's own
    * breadth-first one (the path index's, outbound only). undefined: not for this shape.
    */
@@ -55,6 +60,15 @@ export interface CypherGraph {
     maxDepth: number,
     maxPaths: number,
   ): RelV[][] | undefined;
+}
+
+/** A breadth-first search from one node: each reached node's distance, and the nodes in the order reached. */
+export interface Reach {
+  /** Hops from the source; -1 where not reached. */
+  dist: Int32Array;
+  order: Int32Array;
+  /** Shortest paths from the source to a reached node (at most `max`), as relationships source → node. */
+  paths(node: number, max: number): RelV[][];
 }
 
 /** Thrown by a graph read whose data is still to be loaded; the executor awaits `ready` and evaluates again. */

@@ -2,7 +2,7 @@ import type { GraphIndex, Side } from '../../graph/index/graph-index.js';
 import { allShortestPaths } from '../../graph/index/shortest-paths.js';
 import type { Direction } from '../model/ast.js';
 import { fromJson, RelV, type MapValue, type Value } from '../execute/values.js';
-import { NeedData, type CypherGraph, type Step } from './graph.js';
+import { NeedData, type CypherGraph, type Reach, type Step } from './graph.js';
 
 /** Where the live graph reads what the path index does not hold (the graph store, through the node memory). */
 export interface LiveSources {
@@ -249,6 +249,68 @@ export class LiveGraph implements CypherGraph {
       this.lookups.set(key, table);
     }
     return table.get(value) ?? [];
+  }
+
+  reach(source: number, direction: Direction, types: readonly string[] | null, maxDepth: number): Reach {
+    const index = this.index;
+    const n = index.nodeCount;
+    const dist = new Int32Array(n).fill(-1);
+    const order = new Int32Array(n);
+    const kinds = types ? index.kindSet(types) : null;
+    const sides =
+      direction === 'out' ? [index.side('out')] : direction === 'in' ? [index.side('in')] : [index.side('out'), index.side('in')];
+    const ok = (pos: number) => kinds === null || kinds[index.outKinds[pos]!] === 1;
+    dist[source] = 0;
+    order[0] = source;
+    let head = 0;
+    let tail = 1;
+    while (head < tail) {
+      const u = order[head++]!;
+      const d = dist[u]!;
+      if (d >= maxDepth) continue;
+      for (const side of sides) {
+        const { offsets, others, edges } = side;
+        for (let q = offsets[u]!; q < offsets[u + 1]!; q++) {
+          const v = others[q]!;
+          if (dist[v] !== -1 || !ok(edges ? edges[q]! : q)) continue;
+          dist[v] = d + 1;
+          order[tail++] = v;
+        }
+      }
+    }
+    const reached = order.subarray(0, tail);
+    // Paths are walked back from a node through neighbours one hop closer: the sides turned round.
+    const back = direction === 'out' ? [index.side('in')] : direction === 'in' ? [index.side('out')] : sides;
+    const rel = (pos: number) => new RelV(pos, index.edgeStart(pos), index.outTargets[pos]!, index.edgeKindName(index.outKinds[pos]!));
+    return {
+      dist,
+      order: reached,
+      paths: (node, max) => {
+        const out: RelV[][] = [];
+        const suffix: RelV[] = [];
+        const walk = (v: number): void => {
+          if (out.length >= max) return;
+          if (v === source) {
+            out.push([...suffix].reverse());
+            return;
+          }
+          for (const side of back) {
+            const { offsets, others, edges } = side;
+            for (let q = offsets[v]!; q < offsets[v + 1]!; q++) {
+              const pos = edges ? edges[q]! : q;
+              const u = others[q]!;
+              if (dist[u] !== dist[v]! - 1 || !ok(pos)) continue;
+              suffix.push(rel(pos));
+              walk(u);
+              suffix.pop();
+              if (out.length >= max) return;
+            }
+          }
+        };
+        if (dist[node]! > 0) walk(node);
+        return out;
+      },
+    };
   }
 
   shortestPaths(

@@ -158,9 +158,18 @@ function planShortest(
   const [from, to, direction] = costA <= costB ? [a, b, rel.pattern.direction] : [b, a, reverse(rel.pattern.direction)];
   bindNode(from, steps, known, lookups);
   place();
+  // A cheap far end (bound, looked up, a rare label) is bound first: each pair then goes to the graph's own
+  // bidirectional search, which is far faster than reaching out from one end over the whole graph.
+  if (Math.max(costA, costB) <= CHEAP_END) {
+    bindNode(to, steps, known, lookups);
+    place();
+  }
   steps.push({ kind: 'shortest', part: part.slots, from, to, direction, all: part.pattern.shortest === 'all' });
   known.add(rel.name).add(to.name);
 }
+
+/** Candidates of a shortest path's far end worth a pairwise search each (a look-up, a bound variable, a rare label). */
+const CHEAP_END = 66;
 
 function bindNode(node: NodeSlot, steps: Step[], known: Set<string>, lookups: Map<string, Lookup>): void {
   steps.push({ kind: 'node', node, lookup: known.has(node.name) ? null : (lookups.get(node.name) ?? inlineLookup(node)) });

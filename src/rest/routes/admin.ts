@@ -74,6 +74,8 @@ const SEED_TYPES = new Map<string, SeedType>([
   ['objectid', 'OBJECTID'],
   ['kind', 'KIND'],
   ['rule', 'RULE'],
+  ['2', 'CYPHER'],
+  ['cypher', 'CYPHER'],
 ]);
 
 /** The fields of a tag both create and update take; the values are checked by the service. */
@@ -85,19 +87,21 @@ const tagInput = (b: z.output<z.ZodObject<typeof tagFields>>) => ({
 });
 
 /** A selector body; a seed type BloodHound does not spell is named with its index, as the service names values. */
-const selectorBody = z.object({
+export const selectorBody = z.object({
   name: z.string().nullish(),
   description: z.string().nullish(),
   seeds: z.array(z.object({ type: z.union([z.number(), z.string()]).nullish(), value: z.string() })).nullish(),
   auto_certify: z.boolean().nullish(),
 });
-function selectorInput(b: z.output<typeof selectorBody>) {
-  const seeds = b.seeds?.map((seed, i) => {
+/** Seeds as REST spells them (a type number or name) as GraphQL's AssetGroupSeedInput. */
+export const seedsInput = (seeds: z.output<typeof selectorBody>['seeds']) =>
+  seeds?.map((seed, i) => {
     const type = SEED_TYPES.get(String(seed.type));
-    if (!type) throw badRequest('asset-group-tags', `seeds[${i}].type must be "objectid" (or 1), "kind" or "rule".`);
+    if (!type) throw badRequest('asset-group-tags', `seeds[${i}].type must be "objectid" (or 1), "cypher" (or 2), "kind" or "rule".`);
     return { type, value: seed.value };
   });
-  return { name: b.name, description: b.description, seeds, autoCertify: b.auto_certify };
+function selectorInput(b: z.output<typeof selectorBody>) {
+  return { name: b.name, description: b.description, seeds: seedsInput(b.seeds), autoCertify: b.auto_certify };
 }
 
 const id = intText(1);

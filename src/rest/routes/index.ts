@@ -11,6 +11,7 @@ import { graphDataRoutes } from './graph-data.js';
 import { identityRoutes } from './identity.js';
 import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
+import { selectorPreviewRoutes } from './selector-preview.js';
 import { tagRoutes } from './tag-routes.js';
 
 const DECLARED: RestRoute[] = [
@@ -22,6 +23,7 @@ const DECLARED: RestRoute[] = [
   ...adminRoutes,
   ...accountRoutes,
   ...savedQueryRoutes,
+  ...selectorPreviewRoutes,
 ];
 
 /** Every REST route, grouped by area; the order within an area follows the API document. */

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { availableHeap } from '../../analysis/memory-guard.js';
-import { runAnalysis, type AnalysisResult } from '../../analysis/run.js';
+import { runAnalysis, type AnalysisProgress, type AnalysisResult } from '../../analysis/run.js';
 import { PERMISSIONS, type Session } from '../../auth/session.js';
 import {
   type DatapipeStateModel,
@@ -114,6 +114,8 @@ export function createDatapipeService(deps: DatapipeDeps) {
   }
 
   const ingestFile = createFileIngester({ store, graph: deps.graph, log });
+  /** Told how the analysis runs of this process go, while a caller of analyzeNow waits for one (the CLI's bar). */
+  let analysisProgress: ((p: AnalysisProgress) => void) | undefined;
 
   /**
    * Ingests the job's files that have not been ingested yet, each in its own transaction, users, computers and
@@ -191,6 +193,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
             tierZeroSeeds: await deps.tierZeroSeeds?.(),
             citrixRdpSupport: (await deps.citrixRdpSupport?.()) ?? false,
             heapBytes: deps.analysisHeapBytes === undefined ? undefined : Math.min(deps.analysisHeapBytes, availableHeap()),
+            onProgress: analysisProgress,
           }),
         );
         log.info({ ...result }, 'analysis complete');
@@ -404,9 +407,14 @@ export function createDatapipeService(deps: DatapipeDeps) {
     status: (): Promise<DatapipeStateModel> => store.state(),
 
     /** Requests analysis and runs it in this process (command line); returns the run's result. */
-    async analyzeNow(by: string): Promise<unknown> {
+    async analyzeNow(by: string, onProgress?: (p: AnalysisProgress) => void): Promise<unknown> {
       await store.requestAnalysis(by);
-      await this.drain();
+      analysisProgress = onProgress;
+      try {
+        await this.drain();
+      } finally {
+        analysisProgress = undefined;
+      }
       return (await store.state()).lastAnalysisResult;
     },
   };

@@ -16,6 +16,10 @@ import { parseRule, RuleSyntaxError } from '../../analysis/tier-zero-rules.js';
 import { AnalysisGraph } from '../../analysis/view.js';
 import { certificationFilter } from './certification-filters.js';
 import { paging } from '../common/paging.js';
+import { checkCypherSeed, CYPHER_SEED_BOUNDS, cypherSeedNodes, type CypherSeedEngine } from './cypher-seeds.js';
+import { previewSeeds, type PreviewMember } from './selector-preview.js';
+
+export type { PreviewMember } from './selector-preview.js';
 
 const CONTEXT = 'asset-group-tags';
 
@@ -25,8 +29,8 @@ export const CERTIFICATION = { pending: 0, revoked: 1, certified: 2, automatic: 
 export const TAG_TYPE = { zone: 1, label: 2 } as const;
 /** Certification actions (BloodHound's numbers); a history row's action is the state it set. */
 export const CERTIFICATION_ACTION = { revoke: CERTIFICATION.revoked, certify: CERTIFICATION.certified } as const;
-/** Seed types as stored. BloodHound numbers an object id 1; kinds and rules are ours (its 2 is a Cypher query). */
-export const SEED_TYPE = { objectid: 'objectid', kind: 'kind', rule: 'rule' } as const;
+/** Seed types as stored. BloodHound numbers an object id 1 and a Cypher query 2; kinds and rules are ours. */
+export const SEED_TYPE = { objectid: 'objectid', kind: 'kind', rule: 'rule', cypher: 'cypher' } as const;
 
 type ValueOf<T> = T[keyof T];
 export type TagType = ValueOf<typeof TAG_TYPE>;
@@ -75,6 +79,8 @@ export interface AssetGroupsDeps {
   graph: GraphStore;
   tx: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
   bind: (q: Queryable) => TagsStore;
+  /** Evaluates Cypher seeds (validation on create and update, members at refresh, previews). */
+  cypher?: CypherSeedEngine;
 }
 
 /** A text field: absent → undefined (400 when required); present → 1..max characters (0..max if it may be empty). */
@@ -95,8 +101,8 @@ function readSeeds(v: SelectorInput['seeds'], required: boolean): Seed[] | undef
   }
   if (v.length === 0 || v.length > 1000) throw badRequest(CONTEXT, 'seeds must be a list of 1 to 1000 seeds.');
   return v.map(({ type: t, value }, i) => {
-    if (!value.trim() || value.length > (t === 'rule' ? 500 : 200))
-      throw badRequest(CONTEXT, `seeds[${i}].value must be a non-empty string.`);
+    const max = t === 'cypher' ? CYPHER_SEED_BOUNDS.maxQuery : t === 'rule' ? 500 : 200;
+    if (!value.trim() || value.length > max) throw badRequest(CONTEXT, `seeds[${i}].value must be a non-empty string.`);
     if (t === 'rule') {
       try {
         parseRule(value);
@@ -107,6 +113,11 @@ function readSeeds(v: SelectorInput['seeds'], required: boolean): Seed[] | undef
     }
     return { type: t, value: t === 'objectid' ? value.trim().toUpperCase() : value.trim() };
   });
+}
+
+/** Parses every Cypher seed before a selector is stored: a 400 naming the seed, the line and the column. */
+async function checkSeeds(engine: CypherSeedEngine | undefined, seeds: readonly Seed[] | undefined): Promise<void> {
+  for (const [i, seed] of (seeds ?? []).entries()) if (seed.type === 'cypher') await checkCypherSeed(engine, i, seed.value);
 }
 
 /** Zones and labels (asset group tags), their selectors and members, and member certification (endpoint 5). */
@@ -136,13 +147,15 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
     const objectids = s.seeds.filter((x) => x.type === 'objectid').map((x) => x.value);
     const kinds = s.seeds.filter((x) => x.type === 'kind').map((x) => x.value);
     const rules = s.seeds.filter((x) => x.type === 'rule');
+    const queries = s.seeds.filter((x) => x.type === 'cypher').map((x) => x.value);
     const [byId, byKind] = await Promise.all([graph.nodesByObjectIds(objectids), graph.nodeIdsWithKinds(kinds)]);
+    const byCypher = await cypherSeedNodes(deps.cypher, queries, { quiet: true });
     const byRule: number[] = [];
     if (rules.length) {
       const g = await (view ?? (() => AnalysisGraph.load(graph)))();
       for (const r of rules) for (const n of seedMatches(g, r)) if (n.id > 0) byRule.push(n.id);
     }
-    const ids = [...new Set([...byId.map((n) => n.id), ...byKind, ...byRule])];
+    const ids = [...new Set([...byId.map((n) => n.id), ...byKind, ...byRule, ...byCypher])];
     await store.syncSelector(s.id, ids, s.autoCertify);
   }
 
@@ -225,11 +238,14 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
 
     async createSelector(s: UserSession, tagId: number, input: SelectorInput): Promise<SelectorModel> {
       await tag(tagId);
+      const name = text(input.name, 'name', 250, true)!;
+      const seeds = readSeeds(input.seeds, true)!;
+      await checkSeeds(deps.cypher, seeds);
       const id = await store.createSelector({
         tagId,
-        name: text(input.name, 'name', 250, true)!,
+        name,
         description: text(input.description, 'description', 2000, false, true) ?? '',
-        seeds: readSeeds(input.seeds, true)!,
+        seeds,
         autoCertify: input.autoCertify ?? false,
         actor: s.principalName,
       });
@@ -242,6 +258,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
       const current = await selector(tagId, id);
       const seeds = readSeeds(input.seeds, false);
       if (current.isDefault && seeds) throw conflict(CONTEXT, 'The seeds of a default selector cannot be changed.');
+      await checkSeeds(deps.cypher, seeds);
       await store.updateSelector(id, {
         name: text(input.name, 'name', 250, false),
         description: text(input.description, 'description', 2000, false, true),
@@ -257,6 +274,30 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
       const s = await selector(tagId, id);
       if (s.isDefault) throw conflict(CONTEXT, 'A default selector cannot be deleted.');
       await store.deleteSelector(id);
+    },
+
+    /**
+     * BloodHound's preview of seeds (POST …/preview-selectors): the nodes they would select now, at most `limit`
+     * (200 by default), without storing anything. Seeds are checked as on create (Cypher parsed first).
+     */
+    async preview(input: { seeds?: SelectorInput['seeds']; limit?: number | null }): Promise<PreviewMember[]> {
+      const { limit } = paging(CONTEXT, { limit: input.limit }, { limit: 200, max: 10_000 });
+      const seeds = readSeeds(input.seeds, true)!;
+      await checkSeeds(deps.cypher, seeds);
+      return previewSeeds({ graph, cypher: deps.cypher }, seeds, limit);
+    },
+
+    /**
+     * The Tier Zero zone's seeds for analysis, with each Cypher seed replaced by the object ids its query returns
+     * on the graph as it is when analysis starts (analysis matches rules, object ids and kinds itself).
+     */
+    async tierZeroSeeds(): Promise<{ type: string; value: string }[]> {
+      const seeds = await store.tierZeroSeeds();
+      const queries = seeds.filter((x) => x.type === 'cypher').map((x) => x.value);
+      if (!queries.length) return seeds;
+      const ids = await cypherSeedNodes(deps.cypher, queries, { quiet: true });
+      const selected = await graph.nodeSummaries(ids);
+      return [...seeds.filter((x) => x.type !== 'cypher'), ...selected.map((n) => ({ type: 'objectid', value: n.objectid }))];
     },
 
     /** Re-evaluates every selector (after analysis: Tier Zero follows what analysis tagged). */

@@ -23,7 +23,12 @@ describe('SharpHound conversion as BloodHound converts it', () => {
         { ObjectIdentifier: 'T1', ObjectType: 'CertTemplate' },
         { ObjectIdentifier: 'T2', ObjectType: 'CertTemplate' },
       ],
-      Aces: [ace(`${D}-512`, 'Owns'), ace(`${D}-519`, 'ManageCA'), ace(`${D}-1001`, 'Enroll', { PrincipalType: 'Computer' })],
+      Aces: [
+        ace(`${D}-512`, 'Owns'),
+        ace(`${D}-519`, 'ManageCA'),
+        ace(`${D}-1001`, 'Enroll', { PrincipalType: 'Computer' }),
+        ace(`${D}-1109`, 'Enroll', { PrincipalType: 'User' }),
+      ],
       HttpEnrollmentEndpoints: [
         { Collected: true, Result: { Url: 'http://ca/certsrv', ADCSWebEnrollmentHTTP: true } },
         { Collected: true, Result: { Url: 'https://ca/certsrv', ADCSWebEnrollmentHTTPS: true, ADCSWebEnrollmentEPA: false } },
@@ -63,6 +68,13 @@ describe('SharpHound conversion as BloodHound converts it', () => {
       expect(edges(c)).toContain(`${D}-1105 -ManageCertificates-> CA-GUID`);
       expect(edges(c)).toContain(`${D}-519 -ManageCA-> CA-GUID`);
       expect(edges(c).some((e) => e.startsWith('CA-HOST-544'))).toBe(false); // local-group principals are left out
+    });
+
+    it("keeps the CA object's own ACL whole next to CASecurity, Enroll of principals other than the host included", () => {
+      // BloodHound's convertEnterpriseCAData parses every ACE of the object before handleEnterpriseCASecurity adds
+      // the service's (whose own-ACL filter to the hosting computer therefore removes nothing).
+      expect([...new Set(edges(c, 'Enroll'))].sort()).toEqual([`${D}-1001 -Enroll-> CA-GUID`, `${D}-1109 -Enroll-> CA-GUID`]);
+      expect(edges(c, 'ManageCA')).toContain(`${D}-519 -ManageCA-> CA-GUID`);
     });
 
     it('EnrollmentAgentRestrictions become DelegatedEnrollmentAgent edges and properties', () => {

@@ -1,8 +1,11 @@
 import type { Queryable } from '../../pool.js';
 import { OP_SQL, type FilterOp } from '../collectors/events-store.js';
 
-/** objectid and kind select nodes directly; rule is a Tier Zero selector rule (src/analysis/tier-zero-rules.ts). */
-export type SeedType = 'objectid' | 'kind' | 'rule';
+/**
+ * objectid and kind select nodes directly; rule is a Tier Zero selector rule (src/analysis/tier-zero-rules.ts);
+ * cypher is a Cypher query whose returned nodes are selected (src/services/zones/cypher-seeds.ts).
+ */
+export type SeedType = 'objectid' | 'kind' | 'rule' | 'cypher';
 export interface Seed {
   type: SeedType;
   value: string;

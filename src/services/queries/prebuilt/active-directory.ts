@@ -142,7 +142,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Dangerous privileges for Domain Users groups',
         description: 'Attack-path edges (other than group membership) that start at a Domain Users group.',
         query: cypher(
-          'MATCH p = (g:Group)-[r:AD_ATTACK_PATHS]->(:Base)',
+          `MATCH p = (g:Group)-[r:AD_ATTACK_PATHS]->(:Base)`,
           `WHERE ${DOMAIN_USERS('g')} AND type(r) <> 'MemberOf'`,
           'RETURN p',
           'LIMIT 1000',
@@ -241,7 +241,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths to systems trusted for unconstrained delegation',
         description: 'Attack paths to computers that hold forwardable TGTs of those who authenticate to them.',
         query: cypher(
-          'MATCH p = shortestPath((s)-[:AD_ATTACK_PATHS*1..]->(t:Computer))',
+          `MATCH p = shortestPath((s)-[:AD_ATTACK_PATHS*1..]->(t:Computer))`,
           'WHERE t.unconstraineddelegation = true AND s <> t',
           'RETURN p',
           'LIMIT 1000',
@@ -252,7 +252,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths to Domain Admins from Kerberoastable users',
         description: 'Attack paths from users whose password can be cracked offline to a Domain Admins group.',
         query: cypher(
-          'MATCH p = shortestPath((s:User)-[:AD_ATTACK_PATHS*1..]->(t:Group))',
+          `MATCH p = shortestPath((s:User)-[:AD_ATTACK_PATHS*1..]->(t:Group))`,
           `WHERE ${KERBEROASTABLE('s')} AND ${DOMAIN_ADMINS('t')}`,
           'RETURN p',
           'LIMIT 1000',
@@ -280,7 +280,7 @@ export const ACTIVE_DIRECTORY: Section[] = [
         name: 'Shortest paths to Domain Admins',
         description: 'Attack paths from any principal to a Domain Admins group.',
         query: cypher(
-          'MATCH p = shortestPath((s:Base)-[:AD_ATTACK_PATHS*1..]->(t:Group))',
+          `MATCH p = shortestPath((s:Base)-[:AD_ATTACK_PATHS*1..]->(t:Group))`,
           `WHERE ${DOMAIN_ADMINS('t')} AND s <> t`,
           'RETURN p',
           'LIMIT 1000',

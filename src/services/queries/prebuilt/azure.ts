@@ -89,7 +89,7 @@ export const AZURE: Section[] = [
         name: 'Shortest paths to privileged roles',
         description: 'Attack paths to Entra roles that control identities or credentials.',
         query: cypher(
-          'MATCH p = shortestPath((s:AZBase)-[:AZ_ATTACK_PATHS*1..]->(r:AZRole))',
+          `MATCH p = shortestPath((s:AZBase)-[:AZ_ATTACK_PATHS*1..]->(r:AZRole))`,
           `WHERE ${PRIVILEGED_ROLE('r')} AND s <> r`,
           'RETURN p',
           'LIMIT 1000',
@@ -111,7 +111,7 @@ export const AZURE: Section[] = [
         name: 'Shortest paths to Azure Subscriptions',
         description: 'Attack paths to Azure subscriptions.',
         query: cypher(
-          'MATCH p = shortestPath((s:AZBase)-[:AZ_ATTACK_PATHS*1..]->(t:AZSubscription))',
+          `MATCH p = shortestPath((s:AZBase)-[:AZ_ATTACK_PATHS*1..]->(t:AZSubscription))`,
           'WHERE s <> t',
           'RETURN p',
           'LIMIT 1000',
@@ -179,8 +179,11 @@ export const AZURE: Section[] = [
         name: 'Tier Zero AD principals synchronized with Entra ID',
         description: 'Entra principals synchronized from a Tier Zero Active Directory principal.',
         query: cypher(
-          'MATCH (entra:AZBase), (ad:Base)',
-          `WHERE entra.onpremsyncenabled = true AND entra.onpremid = ad.objectid AND ad:${TIER_ZERO}`,
+          // The Tier Zero object ids first (a few hundred), then one pass over Entra: not a join of every pair.
+          `MATCH (ad:Base:${TIER_ZERO})`,
+          'WITH collect(ad.objectid) AS tierZero',
+          'MATCH (entra:AZBase)',
+          'WHERE entra.onpremsyncenabled = true AND entra.onpremid IN tierZero',
           'RETURN entra',
           'LIMIT 100',
         ),
