@@ -15,6 +15,7 @@ import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
+import { webAppBench } from './web-app';
 import { prebuiltQueriesBench } from './prebuilt-queries';
 import { generateSharpHound } from '../src/generate/sharphound';
 
@@ -35,6 +36,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   analysis: analysisBench,
   'graph-data': graphDataBench,
   'ingest-worst-case': ingestWorstCaseBench,
+  'web-app': webAppBench,
   fuzz,
   attack: attackBench,
 };

@@ -25,6 +25,7 @@ import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
 import { securityHeaders } from './security-headers.js';
 import { mountRestRoutes } from './rest-router.js';
+import { cookieSession, mountUi } from './ui/index.js';
 import './types.js';
 
 export interface AppDeps {
@@ -33,14 +34,17 @@ export interface AppDeps {
   log: Logger;
   schema: GraphQLSchema;
   runner: OperationRunner;
+  /** The built web app (default: dist/web). */
+  uiDir?: string;
 }
 
 /**
  * The whole HTTP surface, without listening (tests drive it with supertest). Middleware order, once:
- * request id → security headers → request log → Prefer deadline → per route: rate limit → edition → authenticate
+ * request id → security headers → request log → Prefer deadline → the web app's session cookie (with its CSRF
+ * header) turned into a Bearer header (ui/cookie-session.ts) → per route: rate limit → edition → authenticate
  * (headers) → guard → body bytes (a signature checked on them) → guard → body parsed → operation; then /graphql;
- * then the 404 wrapper and the error handler. What the listening server enforces on connections (timeouts, per
- * address) is left in `app.locals.serverLimits` for createHttpServer.
+ * then the web app (/ui); then the 404 wrapper and the error handler. What the listening server enforces on
+ * connections (timeouts, per address) is left in `app.locals.serverLimits` for createHttpServer.
  */
 export function buildApp(deps: AppDeps): Express {
   const { services, config, log } = deps;
@@ -55,6 +59,8 @@ export function buildApp(deps: AppDeps): Express {
   app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
   app.use(accessLog(log));
   app.use(prefer({ allowBypass: config.allowTimeoutBypass, maxWaitSeconds: config.preferMaxWaitSeconds }));
+  // The web app's session cookie (with its CSRF header) stands for a Bearer header from here on.
+  app.use(cookieSession({ rootUrl: config.rootUrl }));
 
   const serverLimits: ServerLimits = {
     headersMs: config.timeouts.headersMs,
@@ -85,9 +91,10 @@ export function buildApp(deps: AppDeps): Express {
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });
+  const envelope = restEngine(yoga, contextFactory);
   mountRestRoutes(app, ROUTES, {
     runner: deps.runner,
-    envelope: restEngine(yoga, contextFactory),
+    envelope,
     edition: config.edition,
     limiter,
     authenticate: auth,
@@ -116,6 +123,16 @@ export function buildApp(deps: AppDeps): Express {
     parseRouteBody('graphql', parseLimits),
     (req, res) => yoga(req, res, { req, res }),
   );
+
+  mountUi(app, {
+    runner: deps.runner,
+    envelope,
+    limiter,
+    authenticate: auth,
+    body: (kind) => [receiveRouteBody(kind, receiveLimits), parseRouteBody(kind, parseLimits)],
+    rootUrl: config.rootUrl,
+    dir: deps.uiDir,
+  });
 
   app.use(notFoundHandler);
   app.use(errorHandler(log));

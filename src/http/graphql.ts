@@ -3,6 +3,7 @@ import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import type { NextFunction, Request, Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { CSRF_HEADER } from '../auth/session-cookie.js';
 import { asAppError, badRequest } from '../errors.js';
 import type { ContextFactory } from '../graphql/context-factory.js';
 import type { Logger } from '../logger.js';
@@ -95,7 +96,9 @@ export function createGraphQLHandler(
       ? { origin: origins, credentials: true, methods: ['GET', 'POST'], allowedHeaders: ['Authorization', 'Content-Type', 'Prefer'] }
       : false,
     context: ({ req }) => contextFactory(req),
-    graphiql: { title: 'Graph Analysis Service' },
+    // GraphiQL signs in through the web app's session: its requests carry the app's CSRF header, so the browser's
+    // session cookie authenticates them (sign in at /ui/ first; an Authorization header typed in still wins).
+    graphiql: { title: 'Graph Analysis Service', additionalHeaders: { [CSRF_HEADER]: '1' } },
     renderGraphiQL,
     landingPage: false,
     // The limits come first: tokens while parsing, aliases/depth/cost/directives on entering validation, the

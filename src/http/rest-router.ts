@@ -49,7 +49,7 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
       next();
     };
     const handler = (req: Request, res: Response): void | Promise<void> => {
-      const rreq: RestRequest = { headers: req.headers, session: req.session ?? null, upload: req.upload };
+      const rreq: RestRequest = { headers: req.headers, session: req.session ?? null, secure: req.secure, upload: req.upload };
       let chosen: { route: RestRoute; input: RouteInput<unknown, unknown, unknown> } | undefined;
       for (const route of group) {
         const input = inputOf(route, req);

@@ -22,6 +22,8 @@ export type Variables<N extends OperationName> = VariablesOf<Documents[`${N}Docu
 export interface RestRequest {
   headers: Record<string, string | string[] | undefined>;
   session: Session | null;
+  /** True when the browser reached the server over https (cookies it is handed are then Secure). */
+  secure?: boolean;
   /** The body of an upload route, spooled to disk. */
   upload?: StagedFile;
 }

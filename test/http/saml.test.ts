@@ -197,7 +197,7 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
       .send({ SAMLResponse: idp.response({ inResponseTo: id2, audience: sp, acs: `${sp}/callback`, nameId: 'alice@example.com' }) });
     expect(browser.status).toBe(302);
     expect(browser.headers.location).toBe('/ui/login?sso=ok');
-    expect(browser.headers['set-cookie'][0]).toMatch(/^token=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; SameSite=Strict; Secure$/);
+    expect(browser.headers['set-cookie'][0]).toMatch(/^gas_session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
   });
 
   it('refuses forged, expired, tampered, replayed and unsolicited responses', async () => {

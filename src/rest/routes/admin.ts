@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionCookie } from '../../auth/session-cookie.js';
 import { badRequest } from '../../errors.js';
 import type { SeedType } from '../../generated/operations.js';
 import { intText, parse, query } from '../params.js';
@@ -109,7 +110,10 @@ const selectorParams = z.object({ tag_id: id, selector_id: id });
 const kindParams = z.object({ kind_name: z.string() });
 const slugParams = z.object({ slug: z.string() });
 
-/** Browsers get a redirect to the UI with the session cookie; API clients asking for JSON get the login result. */
+/**
+ * Browsers get a redirect to the web app with its HttpOnly session cookie (src/auth/session-cookie.ts); API clients
+ * asking for JSON get the login result.
+ */
 function loginAnswer(login: { userId: string; sessionToken: string; authExpired: boolean }, req: RestRequest) {
   const accept = String(req.headers.accept ?? '');
   if (/application\/json/i.test(accept)) {
@@ -119,7 +123,7 @@ function loginAnswer(login: { userId: string; sessionToken: string; authExpired:
     status: 302,
     headers: {
       Location: '/ui/login?sso=ok',
-      'Set-Cookie': `token=${login.sessionToken}; Path=/; SameSite=Strict; Secure`,
+      'Set-Cookie': sessionCookie(login.sessionToken, { secure: req.secure ?? false }),
     },
   };
 }

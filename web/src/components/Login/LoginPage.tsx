@@ -1,0 +1,85 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { SsoProvidersDocument } from '../../generated/graphql';
+import { gql } from '../../core/api/client';
+import { signIn } from '../../core/api/session';
+import { SESSION_KEY } from '../../core/session/session';
+
+/**
+ * Sign-in: user name and password (the server sets its HttpOnly session cookie), and a button per SSO provider,
+ * each a link to the provider's login, whose callback lands back here signed in.
+ */
+export function LoginPage() {
+  const client = useQueryClient();
+  const [params] = useSearchParams();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const sso = useQuery({ queryKey: ['sso-providers'], queryFn: () => gql(SsoProvidersDocument), staleTime: 60_000 });
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(username, password);
+      await client.invalidateQueries({ queryKey: SESSION_KEY });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      setBusy(false);
+    }
+  }
+
+  const ssoFailed = params.get('sso') === 'ok';
+  return (
+    <main className="login">
+      <form onSubmit={submit} aria-labelledby="login-title">
+        <h1 id="login-title">Graph Analysis Service</h1>
+        {ssoFailed && !error && <div className="notice">Single sign-on did not start a session here; sign in below or try again.</div>}
+        {/* Plain form controls: the sign-in page loads before the widget library does. */}
+        <div className="field">
+          <label htmlFor="login-username">Username</label>
+          <input
+            id="login-username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            autoComplete="username"
+            required
+            autoFocus
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="login-password">Password</label>
+          <input
+            id="login-password"
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoComplete="current-password"
+            required
+          />
+        </div>
+        {error && (
+          <div role="alert" className="error">
+            {error}
+          </div>
+        )}
+        <button type="submit" className="primary" disabled={busy}>
+          Log in
+        </button>
+        {!!sso.data?.ssoProviders.length && (
+          <div className="sso" aria-label="Single sign-on" role="group">
+            <span className="muted">or sign in with</span>
+            {sso.data.ssoProviders.map((p) => (
+              <a key={p.id} className="button" href={p.loginUri}>
+                {p.name}
+              </a>
+            ))}
+          </div>
+        )}
+      </form>
+    </main>
+  );
+}
