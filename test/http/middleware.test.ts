@@ -34,7 +34,13 @@ describe('error wrapper and middleware', () => {
   it('answers unknown routes and methods with 404 in the wrapper', async () => {
     expect(expectWrapper(await request(t.app).get('/api/v2/no-such-thing'), 404).context).toBe('router');
     expectWrapper(await request(t.app).patch('/api/v2/permissions/1'), 404);
-    expectWrapper(await request(t.app).get('/'), 404);
+    expectWrapper(await request(t.app).get('/no-such-page'), 404);
+  });
+
+  it('sends a browser at / to the web app', async () => {
+    const res = await request(t.app).get('/');
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/ui/');
   });
 
   it('answers malformed JSON with 400 and a position', async () => {
