@@ -138,7 +138,7 @@ describe('zones, labels and certification (endpoint 5)', () => {
       is_default: false,
       seeds: [
         { type: 'kind', value: 'Computer' },
-        { type: 'objectid', value: ADMINISTRATOR },
+        { type: 1, value: ADMINISTRATOR },
       ],
     });
     const members = await request(t.app).get(`/api/v2/asset-group-tags/${id}/members`).set(admin());

@@ -50,7 +50,7 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
     });
     const rest = await request(t.app).get(`/api/v2/asset-group-tags/${tagId}/selectors`).set(admin());
     const [restSelector] = rest.body.data.selectors;
-    expect(restSelector.seeds).toEqual([{ selector_id: restSelector.id, type: 'objectid', value: 'S-1-5-21-7-7-7-1001' }]);
+    expect(restSelector.seeds).toEqual([{ selector_id: restSelector.id, type: 1, value: 'S-1-5-21-7-7-7-1001' }]);
 
     const members = await gql(`query ($id: Int!) { assetGroupTag(id: $id) { members { members { id certified } } } }`, { id: tagId });
     const [member] = members.body.data.assetGroupTag.members.members;
@@ -106,7 +106,7 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
       });
     expect(sel.status).toBe(201);
     expect(sel.body.data.seeds).toEqual([
-      { selector_id: sel.body.data.id, type: 'objectid', value: 'S-1-5-21-7-7-7-1002' },
+      { selector_id: sel.body.data.id, type: 1, value: 'S-1-5-21-7-7-7-1002' },
       { selector_id: sel.body.data.id, type: 'kind', value: 'User' },
     ]);
     expect(sel.body.data.member_count).toBe(2);

@@ -28,7 +28,7 @@ describe('zones: Cypher seeds', () => {
     const res = await sel({ name: 'disabled', seeds: [{ type: 2, value: 'MATCH (u:User) WHERE u.enabled = false RETURN u' }] });
     expect(res.status).toBe(201);
     expect(res.body.data.seeds).toEqual([
-      { selector_id: res.body.data.id, type: 'cypher', value: 'MATCH (u:User) WHERE u.enabled = false RETURN u' },
+      { selector_id: res.body.data.id, type: 2, value: 'MATCH (u:User) WHERE u.enabled = false RETURN u' },
     ]);
     const members = await request(t.app).get(`/api/v2/asset-group-tags/${label}/members?limit=100`).set(admin());
     expect(members.body.data.members.map((m: { name: string }) => m.name).sort()).toEqual(DISABLED_USERS);

@@ -13,6 +13,10 @@ import type {
   TagFieldsFragment,
 } from '../../generated/operations.js';
 
+/** BloodHound's clients read a seed's type as its number (1 object id, 2 Cypher); the kinds of seed it lacks keep their names. */
+const BLOODHOUND_SEED_NUMBERS: Record<string, number> = { objectid: 1, cypher: 2 };
+const restSeedType = (type: string) => BLOODHOUND_SEED_NUMBERS[type] ?? type;
+
 /**
  * GraphQL results (camelCase) → the API document's SAML provider, SSO provider, custom kind and zone shapes. Enum
  * names become BloodHound's numbers (tag type, certification state and action) and stored seed types.
@@ -77,7 +81,7 @@ export const selector = (s: SelectorFieldsFragment) => ({
   asset_group_tag_id: s.tagId,
   name: s.name,
   description: s.description,
-  seeds: s.seeds.map((x) => ({ selector_id: x.selectorId, type: enumValue(SEED_TYPE, x.type), value: x.value })),
+  seeds: s.seeds.map((x) => ({ selector_id: x.selectorId, type: restSeedType(enumValue(SEED_TYPE, x.type)), value: x.value })),
   auto_certify: s.autoCertify,
   is_default: s.isDefault,
   member_count: s.memberCount,
