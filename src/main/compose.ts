@@ -72,7 +72,7 @@ export interface ComposeDeps {
   config: Config;
   log: Logger;
   clock: () => Date;
-  /** 'embedded' (PGlite) or 'postgres'. */
+  /** 'embedded' (the cluster in DATA_DIR) or 'postgres' (DATABASE_URL). */
   storage: string;
   /**
    * 'check' (the server, default): prove at start that the server key opens the stored secrets, and seal rows
@@ -81,13 +81,6 @@ export interface ComposeDeps {
   secrets?: 'check' | 'lazy';
   /** The graph store; the PostgreSQL one by default (the only one built, see docs/operations.md). */
   graphStore?: GraphStore;
-  /**
-   * Subscribes to auth change notices (migration 0020's `gas_auth`) where the database hands this process every one
-   * as it commits: the embedded PGlite a server runs (EmbeddedDatabase.onNotice). Token principals are then cached
-   * on it too, until `lost`. On a server the notices come through a listening connection of their own (storage
-   * 'postgres').
-   */
-  authNotices?: (listener: { notice(): void; lost(): void }) => void;
 }
 
 /**
@@ -140,14 +133,9 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     await identity.checkSecrets();
     await secrets.sealPlain();
   }
-  // Token principals are cached only where every writer's change reaches this process as a notice: on a real
-  // server through LISTEN/NOTIFY (the feed opens with the first signed request), on the embedded PGlite a server
-  // runs through authNotices. A CLI on a running server's socket has neither: no cache (docs/security.md).
+  // Token principals are cached while every writer's change reaches this process as a notice, through a
+  // LISTEN/NOTIFY connection of its own (the feed opens with the first signed request; docs/security.md).
   const principalCache = new RevocableCache<TokenPrincipal>();
-  if (d.authNotices) {
-    principalCache.setLive(true);
-    d.authNotices({ notice: () => principalCache.invalidate(), lost: () => principalCache.setLive(false) });
-  }
   let authFeed: AuthChangeFeed | undefined;
   // A request still in flight when the services stop must not open a feed that nothing would close.
   let stopped = false;
@@ -170,11 +158,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     keyring,
     log: log.child({ module: 'tokens' }),
     resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
-    principalCache: d.authNotices
-      ? { get: (id, load) => principalCache.get(id, load), invalidate: () => principalCache.invalidate() }
-      : d.storage === 'postgres'
-        ? { get: (id, load) => (watchAuth(), principalCache.get(id, load)), invalidate: () => principalCache.invalidate() }
-        : undefined,
+    principalCache: { get: (id, load) => (watchAuth(), principalCache.get(id, load)), invalidate: () => principalCache.invalidate() },
   });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
