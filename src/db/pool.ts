@@ -115,10 +115,7 @@ export class Database implements Queryable {
   private readonly prepare: boolean;
   private readonly names = new Map<string, string>();
 
-  constructor(
-    connection: string | pg.PoolConfig,
-    opts: DatabaseOptions,
-  ) {
+  constructor(connection: string | pg.PoolConfig, opts: DatabaseOptions) {
     const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
     this.log = opts.log;
     this.cancellable = opts.cancellable ?? true;

@@ -12,7 +12,7 @@ const login = (url: string) =>
     body: JSON.stringify({ login_method: 'secret', username: 'admin', secret: PASSWORD }),
   });
 
-/** Two PGlite instances on one directory corrupt it: DATA_DIR is one process's at a time. */
+/** Two services on one cluster would fight over it: DATA_DIR is one process's at a time. */
 describe('the embedded store belongs to one process', () => {
   let dataDir: string;
   beforeEach(() => {

@@ -55,7 +55,10 @@ function run(file: string, args: string[], cwd: string, runAs: RunAs): { ok: boo
 }
 
 function lastLine(output: string): string {
-  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return (lines.filter((l) => /FATAL|PANIC|ERROR|error|could not/i.test(l)).pop() ?? lines.pop() ?? 'no output').slice(0, 300);
 }
 
@@ -104,7 +107,8 @@ async function waitReady(url: string, child: ChildProcess, output: () => string)
       await client.query('select 1');
       return;
     } catch {
-      if (Date.now() > until) throw new ClusterError(`the embedded PostgreSQL did not accept connections within ${READY_MS / 1000} s: ${lastLine(output())}`);
+      if (Date.now() > until)
+        throw new ClusterError(`the embedded PostgreSQL did not accept connections within ${READY_MS / 1000} s: ${lastLine(output())}`);
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -136,17 +140,24 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     fs.mkdirSync(parent, { recursive: true });
     fs.accessSync(parent, fs.constants.W_OK);
   } catch (err) {
-    throw new ClusterError(`DATA_DIR ${parent} is not writable (${(err as NodeJS.ErrnoException).code}): choose a directory this user may write, or set DATABASE_URL`);
+    throw new ClusterError(
+      `DATA_DIR ${parent} is not writable (${(err as NodeJS.ErrnoException).code}): choose a directory this user may write, or set DATABASE_URL`,
+    );
   }
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) initCluster(dir, runAs, bins.initdb, log, !!opts.scratch);
   await stopOrphan(dir, log);
   const socket = socketDir(dir, runAs);
   const args = [
-    '-D', dataArg(dir, runAs),
-    '-c', 'listen_addresses=',
-    '-c', `unix_socket_directories=${socket.setting}`,
-    '-c', 'unix_socket_permissions=0700',
-    '-c', `max_connections=${opts.scratch ? 300 : 100}`,
+    '-D',
+    dataArg(dir, runAs),
+    '-c',
+    'listen_addresses=',
+    '-c',
+    `unix_socket_directories=${socket.setting}`,
+    '-c',
+    'unix_socket_permissions=0700',
+    '-c',
+    `max_connections=${opts.scratch ? 300 : 100}`,
     ...(opts.scratch ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   let output = '';

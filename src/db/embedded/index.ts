@@ -1,11 +1,12 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Logger } from '../../logger.js';
 import { ClusterError, startCluster } from './cluster.js';
 import { lockDataDir } from './lock.js';
+import { clusterDir, embeddedInfoFile, holdsPglite, pgliteDir } from './paths.js';
 
 export { EmbeddedInUse, isAlive } from './lock.js';
 export { ClusterError } from './cluster.js';
+export { clusterDir, embeddedInfoFile, holdsPglite, pgliteDir } from './paths.js';
 
 /** The embedded PostgreSQL a process runs on DATA_DIR. */
 export interface EmbeddedDatabase {
@@ -13,13 +14,6 @@ export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
 }
-
-/** Where a running server publishes its embedded database, so `gas ingest` etc. can reach it instead of the files. */
-export const embeddedInfoFile = (dataDir: string) => path.join(dataDir, 'embedded.json');
-/** The cluster's directory inside DATA_DIR. */
-export const clusterDir = (dataDir: string) => path.join(dataDir, 'postgres');
-/** Where an earlier version kept its database (PGlite); `gas migrate-pglite` moves it into the cluster. */
-export const pgliteDir = (dataDir: string) => path.join(dataDir, 'pgdata');
 
 /** DATA_DIR still holds an earlier version's PGlite database, not yet migrated. */
 export class PgliteDataDir extends ClusterError {
@@ -31,8 +25,6 @@ export class PgliteDataDir extends ClusterError {
   }
 }
 
-export const holdsPglite = (dataDir: string) => fs.existsSync(path.join(pgliteDir(dataDir), 'PG_VERSION'));
-
 /**
  * Starts the embedded PostgreSQL on DATA_DIR (creating its cluster on first use) with DATA_DIR locked for this
  * process, and publishes its address for one-off commands unless `publish` is false.
@@ -41,7 +33,9 @@ export async function startEmbedded(dataDir: string, log: Logger, opts: { publis
   try {
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new ClusterError(`DATA_DIR ${dataDir} cannot be created (${(err as NodeJS.ErrnoException).code}): choose a directory this user may write, or set DATABASE_URL`);
+    throw new ClusterError(
+      `DATA_DIR ${dataDir} cannot be created (${(err as NodeJS.ErrnoException).code}): choose a directory this user may write, or set DATABASE_URL`,
+    );
   }
   if (holdsPglite(dataDir)) throw new PgliteDataDir(dataDir);
   const release = lockDataDir(dataDir);

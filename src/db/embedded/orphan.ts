@@ -43,7 +43,8 @@ export async function stopOrphan(dir: string, log: Logger): Promise<void> {
     process.kill(pid, 'SIGINT');
     if (!(await gone(pid, 30_000))) {
       process.kill(pid, 'SIGQUIT');
-      if (!(await gone(pid, 10_000))) throw new Error(`the embedded PostgreSQL (pid ${pid}) left running on ${dir} does not stop: stop it, then start again`);
+      if (!(await gone(pid, 10_000)))
+        throw new Error(`the embedded PostgreSQL (pid ${pid}) left running on ${dir} does not stop: stop it, then start again`);
     }
     return;
   }
