@@ -51,6 +51,7 @@ import { createSsoService } from '../services/identity/sso.js';
 import { Keyring } from '../auth/secret-box.js';
 import { RevocableCache } from '../auth/revocable-cache.js';
 import { listenForAuthChanges, type AuthChangeFeed } from '../db/auth-listener.js';
+import { followGraph } from './follow-graph.js';
 import type { TokenPrincipal } from '../db/stores/identity/principals-store.js';
 import { createSecretsService } from '../services/identity/secrets.js';
 import { createAccountsService } from '../services/identity/accounts.js';
@@ -137,6 +138,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   // LISTEN/NOTIFY connection of its own (the feed opens with the first signed request; docs/security.md).
   const principalCache = new RevocableCache<TokenPrincipal>();
   let authFeed: AuthChangeFeed | undefined;
+  let following: (() => Promise<void>) | undefined;
   // A request still in flight when the services stop must not open a feed that nothing would close.
   let stopped = false;
   const watchAuth = () => {
@@ -303,9 +305,11 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     start() {
       datapipe.start();
       scheduler.start();
+      following = followGraph(db, graphIndex, config.indexCheckMs, log.child({ module: 'graph-feed' }));
     },
     async stop() {
       stopped = true;
+      await following?.();
       await scheduler.stop();
       await datapipe.stop();
       await authFeed?.stop();
