@@ -84,9 +84,21 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     clock: () => new Date(),
     storage: storage.kind,
   });
+  const server: Server = createHttpServer(app);
+  try {
+    await listen(server, config.port, config.host);
+  } catch (err) {
+    // Nothing half-started is left behind (no administrator created, no password printed): the storage closes
+    // before the error is told, and the next start begins from the same state.
+    await stop();
+    await storage.close();
+    throw err;
+  }
+  // The first administrator is made once the service really serves, so its generated password is printed by the
+  // start that can be used with it; until it is, logins fail like any wrong password.
   const admin = await services.identity.ensureAdmin(config.adminPassword);
   if (admin.created && admin.password) {
-    // Printed once, on the first start only; it is not stored anywhere in clear.
+    // Printed once; it is not stored anywhere in clear.
     process.stderr.write(
       `\nCreated user "admin" (Administrator) with password: ${admin.password}\nChange it (gas user passwd admin, or PUT /api/v2/bloodhound-users/{id}/secret), or set GAS_ADMIN_PASSWORD before the first start.\n\n`,
     );
@@ -95,15 +107,6 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log.info({ user: 'admin' }, 'initial administrator created from GAS_ADMIN_PASSWORD');
   }
   start();
-  const server: Server = createHttpServer(app);
-  try {
-    await listen(server, config.port, config.host);
-  } catch (err) {
-    // Nothing half-started is left behind: the background work stops and the storage closes before the error is told.
-    await stop();
-    await storage.close();
-    throw err;
-  }
   answerClientErrors(server);
   // After listening, node reports a failed accept (EMFILE under a connection flood) as the server's 'error' event;
   // unheard, that would end the process. The server keeps listening and accepts again once descriptors free up.
