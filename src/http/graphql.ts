@@ -78,12 +78,15 @@ function partialResults(): Plugin {
   };
 }
 
-/** An answer computed on the path index carries `extensions.graph`: its generation, and whether a newer one is being built. */
+/**
+ * An answer computed on a path index that a newer graph is being built for says so in `extensions.graph` (the
+ * generation it came from); X-Graph-Generation names it on every answer from the index.
+ */
 function graphGeneration(): Plugin {
   return {
     onResultProcess({ result, setResult }) {
       const graph = currentScope()?.graph;
-      if (!graph || Array.isArray(result) || !('data' in result)) return;
+      if (!graph?.rebuilding || Array.isArray(result) || !('data' in result)) return;
       setResult({ ...result, extensions: { ...result.extensions, graph } });
     },
   };

@@ -52,7 +52,8 @@ describe('the path index follows another writer', () => {
       };
       const before = await paths();
       expect(before).toMatchObject({ pathCount: 0, rebuilding: false });
-      expect(before.extension).toBe(before.generation);
+      // Only an answer from an index a newer graph is being built for carries the extension.
+      expect(before.extension).toBeUndefined();
 
       expect(await runCli(['ingest', files, '--no-analysis'], { DATA_DIR: dataDir })).toMatchObject({ code: 0 });
       await eventually(async () => (await paths()).pathCount > 0, 'the ingested path answered');
