@@ -1,10 +1,9 @@
 import { PgGraphStore } from '../../src/graph/pg/store';
-import { embedded } from '../helpers/db';
 import { useGraphDb } from '../helpers/graph';
 
 /**
- * The graph writer's merge rules, the same on both write paths (COPY + set-based merge on a server, parameterised
- * statements on PGlite): kinds unioned, incoming properties win, placeholder endpoints, edges by node id, and
+ * The graph writer's merge rules, the same on both write paths (COPY + set-based merge, and the parameterised
+ * statements the store keeps for callers without COPY): kinds unioned, incoming properties win, placeholder endpoints, edges by node id, and
  * values COPY's text format would otherwise mangle.
  */
 describe('graph writer', () => {
@@ -180,8 +179,7 @@ describe('graph writer', () => {
     expect(row!.n).toBe(4 * 4 * 2);
   });
 
-  // Only a real server has concurrent writers (PGlite serves one session).
-  (embedded() ? it.skip : it)(
+  it(
     'writes the edge to a new placeholder when another writer deletes its endpoint while the batch resolves it',
     async () => {
       await g.store().write((w) =>
