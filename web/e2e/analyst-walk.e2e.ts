@@ -126,6 +126,28 @@ describe('an analyst from BloodHound, start to finish', () => {
     await page.getByRole('button', { name: 'Graph view' }).click();
   });
 
+  it('sets a path’s ends from the nodes’ own menus, as from a right click in BloodHound', async () => {
+    const entity = page.getByRole('complementary', { name: 'Entity' });
+    const fromMenu = async (term: string, name: string, item: string) => {
+      await page.getByRole('tab', { name: 'Search' }).click();
+      await choose(page, 'Search nodes', term, name);
+      await entity.getByRole('heading', { name }).waitFor();
+      await entity.getByRole('button', { name: 'Node actions' }).click();
+      await page.getByRole('menuitem', { name: item }).click();
+    };
+    await fromMenu('dfm', 'DFM@TESTLAB.LOCAL', 'Set as starting node');
+    await page.waitForURL((u) => u.searchParams.get('tab') === 'pathfinding' && u.searchParams.get('start') === `${DOMAIN_SID}-1105`);
+    await fromMenu('domain adm', DOMAIN_ADMINS, 'Set as ending node');
+    await page.waitForURL((u) => u.searchParams.get('start') === `${DOMAIN_SID}-1105` && u.searchParams.get('end') === `${DOMAIN_SID}-512`);
+    expect(await page.getByRole('combobox', { name: 'Start node' }).inputValue()).toBe('DFM@TESTLAB.LOCAL');
+    expect(await page.getByRole('combobox', { name: 'End node' }).inputValue()).toBe(DOMAIN_ADMINS);
+    await page
+      .getByRole('status')
+      .filter({ hasText: /shortest paths? of \d+ hops?/ })
+      .waitFor();
+    expect((await drawn(page, 3)).edges).toBeGreaterThan(1);
+  });
+
   it('runs a typed Cypher query, then a pre-built one', async () => {
     await page.getByRole('tab', { name: 'Cypher' }).click();
     await page.getByRole('textbox', { name: 'Cypher query' }).fill('MATCH p=(:User)-[:AdminTo]->(:Computer) RETURN p');
