@@ -5,6 +5,7 @@ import {
   DeleteSavedQueryDocument,
   ExportSavedQueriesDocument,
   ExportSavedQueryDocument,
+  ImportSavedQueriesDocument,
   SavedQueriesDocument,
   ShareSavedQueryDocument,
 } from '../../generated/graphql';
@@ -14,8 +15,6 @@ import { ErrorMessage } from '../common/ErrorMessage';
 import { Loading } from '../common/Loading';
 
 export const SAVED_KEY = ['saved-queries'] as const;
-
-const IMPORT = 'mutation ImportSavedQueries($file: Upload) { importSavedQueries(file: $file) }';
 
 /** Saved queries: run one, share it (public or private), export it, delete it; import and export files of them. */
 export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: string): void }) {
@@ -52,7 +51,7 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
             e.target.value = '';
             if (f)
               act.mutate(async () => {
-                const data = await gqlWithFile<{ importSavedQueries: number }>(IMPORT, 'file', f);
+                const data = await gqlWithFile(ImportSavedQueriesDocument, 'file', f);
                 return `${data.importSavedQueries} quer${data.importSavedQueries === 1 ? 'y' : 'ies'} imported from ${f.name}.`;
               });
           }}
