@@ -55,11 +55,28 @@ describe('the path index follows another writer', () => {
       // Only an answer from an index a newer graph is being built for carries the extension.
       expect(before.extension).toBeUndefined();
 
-      expect(await runCli(['ingest', files, '--no-analysis'], { DATA_DIR: dataDir })).toMatchObject({ code: 0 });
+      // The users first: their MemberOf edges make the path.
+      const first = path.join(root, 'first');
+      fs.mkdirSync(first);
+      fs.renameSync(path.join(files, 'users.json'), path.join(first, 'users.json'));
+      expect(await runCli(['ingest', first, '--no-analysis'], { DATA_DIR: dataDir })).toMatchObject({ code: 0 });
       await eventually(async () => (await paths()).pathCount > 0, 'the ingested path answered');
       const after = await paths();
       expect(after.generation).toBeGreaterThan(before.generation);
       expect(after.rebuilding).toBe(false);
+
+      // Then the rest, with kinds the server has never seen (Contains, and analysis's own): their edges are named
+      // in the server's next index too.
+      expect(await runCli(['ingest', files], { DATA_DIR: dataDir })).toMatchObject({ code: 0 });
+      const contains = async () => {
+        const res = await fetch(`${server.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: '{ cypher(query: "MATCH ()-[r:Contains]->() RETURN count(r) AS n") { rows } }' }),
+        });
+        return ((await res.json()) as { data: { cypher: { rows: number[][] } } }).data.cypher.rows[0]![0]!;
+      };
+      await eventually(async () => (await contains()) > 0, 'edges of a kind another process created answered');
       expect(server.output()).toMatch(/graph index built/);
     } finally {
       server.child.kill('SIGTERM');

@@ -252,7 +252,9 @@ export class PgGraphStore implements GraphStore {
   }
 
   async kindNames(): Promise<Map<number, string>> {
-    await this.loadKinds(this.db);
+    // Read afresh: the index is built after writes by anyone, and kinds another process created (`gas ingest`,
+    // another replica's analysis) are not in this process's memory yet.
+    await this.loadKinds(this.db, true);
     return new Map(this.byId);
   }
 
