@@ -84,19 +84,19 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     clock: () => new Date(),
     storage: storage.kind,
   });
+  // The first administrator exists before anyone can ask /health; its generated password is printed only by a
+  // start that serves, and a start that cannot listen removes it again, so the next start prints another.
+  const admin = await services.identity.ensureAdmin(config.adminPassword);
   const server: Server = createHttpServer(app);
   try {
     await listen(server, config.port, config.host);
   } catch (err) {
-    // Nothing half-started is left behind (no administrator created, no password printed): the storage closes
-    // before the error is told, and the next start begins from the same state.
+    // Nothing half-started is left behind: the background work stops and the storage closes before the error is told.
+    await admin.undo?.();
     await stop();
     await storage.close();
     throw err;
   }
-  // The first administrator is made once the service really serves, so its generated password is printed by the
-  // start that can be used with it; until it is, logins fail like any wrong password.
-  const admin = await services.identity.ensureAdmin(config.adminPassword);
   if (admin.created && admin.password) {
     // Printed once; it is not stored anywhere in clear.
     process.stderr.write(

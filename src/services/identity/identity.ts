@@ -244,17 +244,22 @@ export async function createIdentityService(deps: IdentityDeps) {
      * First start: when there is no user yet, creates `admin` (Administrator) with `password` or a random one.
      * Returns the generated password so the caller can print it once.
      */
-    async ensureAdmin(password?: string): Promise<{ created: boolean; password?: string }> {
+    /**
+     * The first administrator when there is no user yet. `undo` removes it again, for a start that fails before
+     * the password could be used (the next start then makes and prints another).
+     */
+    async ensureAdmin(password?: string): Promise<{ created: boolean; password?: string; undo?: () => Promise<void> }> {
       if ((await users.count()) > 0) return { created: false };
       const secret = password ?? randomPassword();
+      let admin: UserModel;
       try {
-        await createUser({ principalName: 'admin', password: secret, role: 'Administrator' });
+        admin = await createUser({ principalName: 'admin', password: secret, role: 'Administrator' });
       } catch (err) {
         // Another replica won the race; that is fine.
         if ((err as { code?: string }).code === 'CONFLICT') return { created: false };
         throw err;
       }
-      return { created: true, password: password ? undefined : secret };
+      return { created: true, password: password ? undefined : secret, undo: async () => void (await users.delete(admin.id)) };
     },
   };
 }
