@@ -104,12 +104,6 @@ const SMOKE_SIZES: Record<string, string> = {
   ATTACK_BOMB_MIB: '64',
 };
 
-/**
- * Benchmarks that cannot run on the embedded store today: fault-db's TCP proxy cannot front the in-memory PGlite
- * (its server child exits with "database not reachable"). Skipped, and said so, in an embedded smoke run.
- */
-const NEEDS_SERVER = new Set(['fault-db']);
-
 async function main() {
   if (process.argv.includes('--smoke')) process.env.BENCH_SMOKE = '1';
   if (process.env.BENCH_SMOKE === '1') for (const [k, v] of Object.entries(SMOKE_SIZES)) process.env[k] ??= v;
@@ -121,7 +115,7 @@ async function main() {
     const bench = BENCHES[name];
     const probe = PROBES[name];
     if (!bench && !probe) throw new Error(`unknown benchmark ${name}; known: ${known.join(', ')}`);
-    const needsServer = probe ? probe.needsServer : smoke && NEEDS_SERVER.has(name);
+    const needsServer = probe?.needsServer;
     if (needsServer && !process.env.BENCH_DATABASE_URL) {
       process.stdout.write(JSON.stringify({ bench: name, skipped: 'needs BENCH_DATABASE_URL (PostgreSQL)' }) + '\n');
       continue;

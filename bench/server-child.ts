@@ -177,13 +177,22 @@ export async function startServerChild(
   };
 }
 
-/** Logs in as the bench administrator and returns a session JWT. */
+/**
+ * Logs in as the bench administrator and returns a session JWT. A fresh server answers /health before it has made
+ * its first administrator (that waits until it listens), so a 401 is asked again for a few seconds.
+ */
 export async function benchLogin(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v2/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login_method: 'secret', username: 'admin', secret: 'bench-admin-password' }),
-  });
+  let res: Response;
+  for (const until = Date.now() + 15_000; ;) {
+    res = await fetch(`${url}/api/v2/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login_method: 'secret', username: 'admin', secret: 'bench-admin-password' }),
+    });
+    if (res.status !== 401 || Date.now() > until) break;
+    await res.text();
+    await new Promise((r) => setTimeout(r, 100));
+  }
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: { session_token: string } }).data.session_token;
 }

@@ -27,7 +27,7 @@ const KEY = Buffer.from('gas-ingest-latency-probe-key-32b').toString('base64');
 type Sample = { at: number; ms: number; status: number };
 
 async function main(): Promise<void> {
-  // PROBE_EMBEDDED=1: the server on its embedded default (PGlite in its own process, DATA_DIR a fresh directory).
+  // PROBE_EMBEDDED=1: the server on its embedded default (its own PostgreSQL cluster in a fresh DATA_DIR).
   const dataDir = process.env.PROBE_EMBEDDED === '1' ? fs.mkdtempSync(path.join(os.tmpdir(), 'gas-latency-')) : undefined;
   const target = dataDir ? undefined : await benchDatabase('_latency');
   const storage: Record<string, string> = target ? { DATABASE_URL: target.url } : { DATA_DIR: dataDir! };
