@@ -14,6 +14,7 @@ import { httpGraphBench } from './http-graph';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
 import { ingestLatencyBench } from './ingest-latency';
+import { indexFreshnessBench } from './index-freshness';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
 import { webAppBench } from './web-app';
@@ -31,6 +32,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'prebuilt-queries': prebuiltQueriesBench,
   ingest: ingestBench,
   'ingest-latency': ingestLatencyBench,
+  'index-freshness': indexFreshnessBench,
   'fault-db': faultDbBench,
   flood: floodBench,
   'analysis-azure': analysisAzureBench,
