@@ -45,6 +45,8 @@ describe('the embedded PostgreSQL cluster', () => {
   });
   afterEach(() => {
     for (const pid of workingIn(path.join(dataDir, 'postgres'))) process.kill(pid, 'SIGQUIT');
+    const deep = path.join(root, 'd'.repeat(60), 'e'.repeat(60), 'data', 'postgres');
+    for (const pid of workingIn(deep)) process.kill(pid, 'SIGQUIT');
     fs.rmSync(root, { recursive: true, force: true });
   });
   const cluster = () => path.join(dataDir, 'postgres');
@@ -105,6 +107,21 @@ describe('the embedded PostgreSQL cluster', () => {
     await eventually(() => workingIn(cluster()).length === 0, 'no postgres left');
     expect(fs.existsSync(path.join(dataDir, 'embedded.lock'))).toBe(false);
     expect(fs.existsSync(path.join(dataDir, 'embedded.json'))).toBe(false);
+  }, 120_000);
+
+  it('puts the socket in a private temporary directory when DATA_DIR is too deep for a socket path', async () => {
+    const deep = path.join(root, 'd'.repeat(60), 'e'.repeat(60), 'data');
+    expect(await runCli(['migrate'], { DATA_DIR: deep })).toMatchObject({ code: 0 });
+    const server = await serveEmbedded(deep);
+    try {
+      expect((await login(server.url)).status).toBe(200);
+      const url = JSON.parse(fs.readFileSync(path.join(deep, 'embedded.json'), 'utf8')).url as string;
+      const socketDir = decodeURIComponent(/host=([^&]+)/.exec(url)![1]!);
+      expect(socketDir.startsWith(os.tmpdir())).toBe(true);
+      expect(fs.statSync(socketDir).mode & 0o077).toBe(0);
+    } finally {
+      await stopped(server.child, 'SIGTERM');
+    }
   }, 120_000);
 
   it('refuses a DATA_DIR that is a file, in one line', async () => {
