@@ -13,10 +13,10 @@ interface Sample {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Issue 9.3: the database goes away under traffic. `gas serve` runs in its own process with its DATABASE_URL
- * pointing at a TCP proxy in front of PostgreSQL (BENCH_DATABASE_URL, or an in-memory PGlite). Eight clients read
+ * The database goes away under traffic. `gas serve` runs in its own process with its DATABASE_URL
+ * pointing at a TCP proxy in front of PostgreSQL (BENCH_DATABASE_URL, or the embedded cluster's socket). Eight clients read
  * (GET /api/v2/self) and write (POST /api/v2/tokens) without pause while the proxy is cut (every connection dropped,
- * new ones refused: a server restart) and, on a real server, while pg_terminate_backend kills its backends.
+ * new ones refused: a server restart) and while pg_terminate_backend kills its backends.
  * Figures: requests, statuses, 5xx other than 503 (must be 0), 503 without Retry-After (0), time to the first 200
  * after the database returns, acknowledged writes missing afterwards (0), and whether the process is still up.
  */
@@ -77,7 +77,7 @@ export async function faultDbBench(): Promise<Record<string, unknown>> {
         recoveryMs: recoveryAfter(back),
       });
     }
-    if (store.kind === 'postgres') {
+    {
       const admin = new pg.Client({ connectionString: store.url, application_name: 'gas-bench-admin' });
       await admin.connect();
       for (let k = 0; k < 3; k++) {

@@ -8,6 +8,7 @@ import { TIERS, type Tier } from '../src/generate/tiers';
 import { PgGraphStore } from '../src/graph/pg/store';
 import { ingestPath } from '../src/ingest/ingest-path';
 import { benchDatabase, ratio } from './harness';
+import { smoke } from './stats';
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
@@ -18,7 +19,9 @@ const seconds = (ms: number) => Math.round(ms) / 1000;
  */
 export async function graphDataBench(): Promise<Record<string, unknown>> {
   const tier = (process.env.BENCH_TIER ?? 'M') as Tier;
-  const t0 = TIERS[tier];
+  // A smoke run: BENCH_USERS users (200) and as many Azure users, tier M's shape otherwise.
+  const sized = smoke ? Number(process.env.BENCH_USERS ?? 200) : undefined;
+  const t0 = sized ? { ...TIERS[tier], users: sized, azureUsers: sized } : TIERS[tier];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
   const bench = await benchDatabase();
   try {
@@ -47,7 +50,7 @@ export async function graphDataBench(): Promise<Record<string, unknown>> {
     );
     return {
       storage: bench.kind,
-      tier,
+      tier: sized ? `${sized} users` : tier,
       nodes: sizes!.nodes,
       edges: sizes!.es,
       baseline_analysis_s: seconds(analysisMs),

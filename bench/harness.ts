@@ -41,15 +41,37 @@ export async function migratedSchema(base: string, schema: string): Promise<stri
   return url;
 }
 
+/** A benchmark's database, and fresh migrated schemas beside it on the same server or cluster. */
+export interface BenchStore {
+  db: Database;
+  url: string;
+  kind: 'postgres' | 'embedded';
+  /** A fresh migrated schema on the same server (`bench_<pid><suffix>`): its URL and how to drop it. */
+  sibling(suffix: string): Promise<{ url: string; drop(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
+async function sibling(base: string, schema: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const url = await migratedSchema(base, schema);
+  return {
+    url,
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      try {
+        await c.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
 /**
- * The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh embedded cluster, in `dataDir`
- * (as `gas serve` keeps it under DATA_DIR) or a temporary directory; removed at close.
+ * The database a benchmark runs on: BENCH_DATABASE_URL (a real server, a schema of its own) or a fresh embedded
+ * cluster in a temporary directory, started as `gas serve` starts it on DATA_DIR; removed at close.
  */
-export async function benchDatabase(
-  suffix = '',
-  logger = log,
-  dataDirArg?: string,
-): Promise<{ db: Database; url: string; kind: string; dataDir?: string; close(opts?: { keepFiles?: boolean }): Promise<void> }> {
+export async function benchDatabase(suffix = '', logger = log): Promise<BenchStore> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
     const schema = `bench_${process.pid}${suffix}`;
@@ -60,14 +82,15 @@ export async function benchDatabase(
       db,
       url: schemaUrl,
       kind: 'postgres',
+      sibling: (s) => sibling(url, `bench_${process.pid}${suffix}${s}`),
       async close() {
         await db.query(`drop schema ${schema} cascade`);
         await db.close();
       },
     };
   }
-  const pgliteDir = dataDirArg ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
-  const embedded = await startEmbedded(pgliteDir, logger, { publish: false });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
+  const embedded = await startEmbedded(dataDir, logger, { publish: false });
   const db = new Database(embedded.url, { log: logger, max: 20 });
   await migrate(db, log);
   let closed = false;
@@ -75,15 +98,13 @@ export async function benchDatabase(
     db,
     url: embedded.url,
     kind: 'embedded',
-    dataDir: pgliteDir,
-    // Once; with keepFiles a directory on disk stays for another process to open (then removed by a later close).
-    async close(opts = {}) {
-      if (!closed) {
-        closed = true;
-        await db.close();
-        await embedded.stop();
-      }
-      if (!opts.keepFiles) fs.rmSync(pgliteDir, { recursive: true, force: true });
+    sibling: (s) => sibling(embedded.url, `bench_${process.pid}${suffix}${s}`),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.close();
+      await embedded.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

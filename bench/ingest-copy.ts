@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { MIGRATIONS_DIR } from '../src/db/migrate';
 import type { Database } from '../src/db/pool';
 import { copyText } from '../src/graph/pg/bulk';
 import { backendCpuMs, ownCpuMs } from './stats';
@@ -66,8 +64,11 @@ export interface CopyTimes {
   cpuMs: number;
 }
 
-/** COPY into a migrated schema of a real server (`url` sets its search_path). */
-export async function copyIntoServer(url: string, f: { kinds: string; nodes: string; edges: string }): Promise<CopyTimes> {
+/**
+ * COPY into a migrated schema (`url` sets its search_path) of the server the ingest wrote to: the PostgreSQL
+ * server, or the same embedded cluster, so both sides pay the same fsync, WAL and index upkeep.
+ */
+export async function copyInto(url: string, f: { kinds: string; nodes: string; edges: string }): Promise<CopyTimes> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -85,31 +86,5 @@ export async function copyIntoServer(url: string, f: { kinds: string; nodes: str
     return { ms, serverCpuMs, cpuMs: Math.round(ownCpuMs() - cpu) };
   } finally {
     await client.end();
-  }
-}
-
-/**
- * The same into a fresh in-process PGlite (its COPY reads a blob; the socket cannot carry COPY): its CPU is ours. In
- * `dataDir` on disk when given (removed after), else in memory.
- */
-export async function copyIntoPglite(f: { kinds: string; nodes: string; edges: string }, dataDir?: string): Promise<CopyTimes> {
-  const db = await PGlite.create(dataDir ? { dataDir } : {});
-  try {
-    for (const m of fs
-      .readdirSync(MIGRATIONS_DIR)
-      .filter((x) => /^\d{4}_[a-z0-9_]+\.sql$/.test(x))
-      .sort()) {
-      await db.exec(fs.readFileSync(path.join(MIGRATIONS_DIR, m), 'utf8'));
-    }
-    const cpu = ownCpuMs();
-    const started = Date.now();
-    await db.exec('begin');
-    for (const [target, file] of COPIES(f))
-      await db.query(`copy ${target} from '/dev/blob'`, [], { blob: new Blob([fs.readFileSync(file)]) });
-    await db.exec('commit');
-    return { ms: Date.now() - started, cpuMs: Math.round(ownCpuMs() - cpu) };
-  } finally {
-    await db.close();
-    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

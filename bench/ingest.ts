@@ -5,9 +5,9 @@ import path from 'node:path';
 import { generateAzureHound } from '../src/generate/azurehound';
 import { generateSharpHound } from '../src/generate/sharphound';
 import { isTier, TIERS } from '../src/generate/tiers';
-import { benchDatabase, ratio } from './harness';
-import { median, ownCpuMs } from './stats';
-import { copyIntoPglite, copyIntoServer, dumpGraph, type CopyTimes } from './ingest-copy';
+import { benchDatabase, ratio, type BenchStore } from './harness';
+import { median } from './stats';
+import { copyInto, dumpGraph, type CopyTimes } from './ingest-copy';
 
 interface ChildResult {
   ms: number;
@@ -36,18 +36,6 @@ function child(args: string[]): Promise<ChildResult> {
 
 const perS = (n: number, ms: number) => Math.round(n / (ms / 1000));
 
-/**
- * Where PGlite keeps a side's graph: on disk under the bench's directory, as `gas serve` keeps it under DATA_DIR
- * (BENCH_PGLITE=memory: in memory, both sides). In memory PGlite's file system copies a whole relation file each
- * time PostgreSQL extends it by several pages (its fallocate truncates to the new size into a new array), so a
- * COPY's bulk extensions cost more the larger the table: the plain COPY of tier M took 311 s there (docs/benchmarks.md).
- */
-function pgliteDir(dir: string, side: string): string | undefined {
-  if (process.env.BENCH_DATABASE_URL || process.env.BENCH_PGLITE === 'memory') return undefined;
-  return fs.mkdtempSync(path.join(dir, `pglite-${side}-`));
-}
-type BenchStore = Awaited<ReturnType<typeof benchDatabase>>;
-
 /** Files up to this size are also read whole (V8 strings stop at ~512 MiB). */
 const WHOLE_FILE_LIMIT = 400 * 1024 * 1024;
 
@@ -60,31 +48,19 @@ interface Trial {
 }
 
 async function trial(files: string[], dir: string): Promise<Trial & { store: BenchStore }> {
-  let store: BenchStore;
-  let ours: ChildResult;
-  const onDisk = pgliteDir(dir, 'ours');
-  if (onDisk) {
-    // As `gas serve` and `gas ingest` run it: PGlite in the ingesting process; opened here afterwards for the dump.
-    ours = await child(['ingest', `embedded:${onDisk}`, ...files]);
-    store = await benchDatabase('', undefined, onDisk);
-  } else {
-    store = await benchDatabase();
-    // On PGlite in memory the database runs in this process: its CPU during the child's ingest is the server's.
-    const pgliteCpu = ownCpuMs();
-    ours = await child(['ingest', store.url, ...files]);
-    if (store.kind !== 'postgres') ours.server_cpu_ms = Math.round(ownCpuMs() - pgliteCpu);
-  }
+  // Both sides write through a socket to the same server: the PostgreSQL server, or one embedded cluster started
+  // here as `gas serve` starts it on DATA_DIR (the ingest child reaches it as `gas ingest` reaches a running one).
+  const store = await benchDatabase();
+  const ours = await child(['ingest', store.url, ...files]);
   // The ceiling: COPY of exactly the rows the ingest produced, into fresh tables with the same indexes.
   const dump = await dumpGraph(store.db, dir);
+  const target = await store.sibling('_copy');
   let copy: CopyTimes;
-  if (store.kind === 'postgres') {
-    const target = await benchDatabase('_copy');
-    try {
-      copy = await copyIntoServer(target.url, dump);
-    } finally {
-      await target.close();
-    }
-  } else copy = await copyIntoPglite(dump, pgliteDir(dir, 'copy'));
+  try {
+    copy = await copyInto(target.url, dump);
+  } finally {
+    await target.drop();
+  }
   return { ours, copy, rows: dump.rows, ratio: Number((copy.ms / ours.ms).toFixed(2)), store };
 }
 
@@ -128,7 +104,7 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
     const copyMs = copy.ms;
     const last = store!;
     // CPU spent by both sides (client and server): what the work costs, whatever else shares the cores.
-    const copyCpu = last.kind === 'postgres' ? copy.serverCpuMs && copy.serverCpuMs + copy.cpuMs : copy.cpuMs;
+    const copyCpu = copy.serverCpuMs !== undefined ? copy.serverCpuMs + copy.cpuMs : undefined;
     const oursCpu = ours.server_cpu_ms !== undefined ? ours.server_cpu_ms + ours.cpu_ms : undefined;
     const counts = (
       await last.db.query<{ nodes: number; edges: number }>(
@@ -137,13 +113,10 @@ export async function ingestBench(): Promise<Record<string, unknown>> {
     )[0]!;
     // A graph larger than the analysis child's heap is refused by analysis itself (tier L with Node's default heap:
     // run with NODE_OPTIONS=--max-old-space-size=12288); the ingest figures stand, and the refusal is reported.
-    // On PGlite on disk analysis runs in its own process on the files, as the ingest did: this one lets go of them.
-    const onDisk = last.kind === 'embedded' && last.dataDir;
-    if (onDisk && process.env.BENCH_ANALYSIS !== '0') await last.close({ keepFiles: true });
     const analysis =
       process.env.BENCH_ANALYSIS === '0'
         ? undefined
-        : await child(['analyze', onDisk ? `embedded:${onDisk}` : last.url]).catch((err: Error) => ({
+        : await child(['analyze', last.url]).catch((err: Error) => ({
             refused: /AppError: ([^\n]*)/.exec(err.message)?.[1] ?? err.message,
           }));
     return {

@@ -13,11 +13,12 @@ import { fuzz } from './fuzz';
 import { httpGraphBench } from './http-graph';
 import { httpOverhead } from './http-overhead';
 import { ingestBench } from './ingest';
+import { ingestLatencyBench } from './ingest-latency';
+import { indexFreshnessBench } from './index-freshness';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
 import { webAppBench } from './web-app';
 import { prebuiltQueriesBench } from './prebuilt-queries';
-import { generateSharpHound } from '../src/generate/sharphound';
 
 /**
  * `npm run bench [name…] [-- --smoke]`: runs the named benchmarks (all by default) and prints one JSON object per
@@ -30,6 +31,8 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   cypher: cypherBench,
   'prebuilt-queries': prebuiltQueriesBench,
   ingest: ingestBench,
+  'ingest-latency': ingestLatencyBench,
+  'index-freshness': indexFreshnessBench,
   'fault-db': faultDbBench,
   flood: floodBench,
   'analysis-azure': analysisAzureBench,
@@ -50,16 +53,6 @@ interface Probe {
   needsServer?: boolean;
 }
 const PROBES: Record<string, Probe> = {
-  // A collection to upload: PROBE_DIR when given, else one generated here (200 users in a smoke run, else tier S's);
-  // without BENCH_DATABASE_URL, the server on its embedded store.
-  'ingest-latency': {
-    env: (smoke, tmp): Record<string, string> => {
-      const store: Record<string, string> = process.env.BENCH_DATABASE_URL ? {} : { PROBE_EMBEDDED: '1' };
-      if (process.env.PROBE_DIR) return store;
-      generateSharpHound(tmp, { users: smoke ? 200 : 2600, seed: 1 });
-      return { ...store, PROBE_DIR: tmp };
-    },
-  },
   'conversion-heap': {
     env: (smoke, tmp): Record<string, string> => (smoke ? { PROBE_SCALE: '0.01', PROBE_DIR: tmp } : {}),
     needsServer: true,
@@ -77,7 +70,7 @@ function runProbe(name: string, probe: Probe, smoke: boolean): Promise<Record<st
       (err, stdout, stderr) => {
         if (err) return reject(new Error(`probe ${name} failed: ${err.message}\n${stderr.slice(-4000)}`));
         const text = stdout.trim();
-        // One JSON document (ingest-latency) or one JSON object a line (conversion-heap).
+        // One JSON document or one JSON object a line (conversion-heap).
         try {
           resolve({ result: JSON.parse(text) });
         } catch {
@@ -104,12 +97,6 @@ const SMOKE_SIZES: Record<string, string> = {
   ATTACK_BOMB_MIB: '64',
 };
 
-/**
- * Benchmarks that cannot run on the embedded store today: fault-db's TCP proxy cannot front the in-memory PGlite
- * (its server child exits with "database not reachable"). Skipped, and said so, in an embedded smoke run.
- */
-const NEEDS_SERVER = new Set(['fault-db']);
-
 async function main() {
   if (process.argv.includes('--smoke')) process.env.BENCH_SMOKE = '1';
   if (process.env.BENCH_SMOKE === '1') for (const [k, v] of Object.entries(SMOKE_SIZES)) process.env[k] ??= v;
@@ -121,7 +108,7 @@ async function main() {
     const bench = BENCHES[name];
     const probe = PROBES[name];
     if (!bench && !probe) throw new Error(`unknown benchmark ${name}; known: ${known.join(', ')}`);
-    const needsServer = probe ? probe.needsServer : smoke && NEEDS_SERVER.has(name);
+    const needsServer = probe?.needsServer;
     if (needsServer && !process.env.BENCH_DATABASE_URL) {
       process.stdout.write(JSON.stringify({ bench: name, skipped: 'needs BENCH_DATABASE_URL (PostgreSQL)' }) + '\n');
       continue;

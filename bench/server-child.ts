@@ -9,10 +9,14 @@ const ROOT = path.resolve(__dirname, '..');
 
 export interface ServerChild {
   url: string;
+  /** Its DATA_DIR (env's, or a fresh one): removed at stop. */
+  dataDir: string;
   child: ChildProcess;
   /** Log lines by level name, and the messages of error-level lines. */
   levels: Record<string, number>;
   errors: string[];
+  /** The path index builds the server logged: the graph generation, the build's ms, when the line was read. */
+  indexBuilds: { generation: number; ms: number; at: number }[];
   /** Garbage collections so far, when started with `gcTrace` (V8's --trace-gc-nvp lines on stdout). */
   gc: GcTotals;
   /** Resident set size of the server process in MiB (Linux /proc). */
@@ -92,7 +96,7 @@ export async function startServerChild(
   env: Record<string, string>,
   opts: { stallLogs?: boolean; nodeArgs?: string[]; gcTrace?: boolean } = {},
 ): Promise<ServerChild> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
   const port = await freePort();
   // BENCH_SERVER_DIST=1: the built service (`npm run build` first), exactly what `npm start` runs.
   const entry =
@@ -112,6 +116,7 @@ export async function startServerChild(
   });
   const levels: Record<string, number> = {};
   const errors: string[] = [];
+  const indexBuilds: ServerChild['indexBuilds'] = [];
   const gc: GcTotals = { scavenges: 0, scavengeMs: 0, promotedBytes: 0, fullGcs: 0, fullGcMs: 0 };
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)));
@@ -128,6 +133,10 @@ export async function startServerChild(
     }
     const level = LEVELS[n] ?? 'info';
     levels[level] = (levels[level] ?? 0) + 1;
+    if (line.includes('"graph index built"')) {
+      const entry = JSON.parse(line) as { generation: number; ms: number };
+      indexBuilds.push({ generation: Number(entry.generation), ms: entry.ms, at: Date.now() });
+    }
     if (n < 50 || errors.length >= 20) return;
     try {
       const entry = JSON.parse(line) as { msg?: string; err?: { message?: string } };
@@ -152,9 +161,11 @@ export async function startServerChild(
   }
   return {
     url,
+    dataDir,
     child,
     levels,
     errors,
+    indexBuilds,
     gc,
     rssMiB() {
       try {
@@ -177,13 +188,22 @@ export async function startServerChild(
   };
 }
 
-/** Logs in as the bench administrator and returns a session JWT. */
+/**
+ * Logs in as the bench administrator and returns a session JWT. A fresh server answers /health before it has made
+ * its first administrator (that waits until it listens), so a 401 is asked again for a few seconds.
+ */
 export async function benchLogin(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v2/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ login_method: 'secret', username: 'admin', secret: 'bench-admin-password' }),
-  });
+  let res: Response;
+  for (const until = Date.now() + 15_000; ;) {
+    res = await fetch(`${url}/api/v2/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login_method: 'secret', username: 'admin', secret: 'bench-admin-password' }),
+    });
+    if (res.status !== 401 || Date.now() > until) break;
+    await res.text();
+    await new Promise((r) => setTimeout(r, 100));
+  }
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: { session_token: string } }).data.session_token;
 }

@@ -58,8 +58,8 @@ export async function settledMemory(): Promise<NodeJS.MemoryUsage> {
 /**
  * This process's peak resident set in MiB: VmHWM from /proc (Linux), else getrusage's maxRSS. Not maxRSS on Linux:
  * a child started by a large parent inherits the parent's resident size in it at the fork (a child that used 39 MB
- * reported 804 under a parent holding 800 MB), so the benches' children reported their parent's size (the embedded
- * PGlite server in the ingest probes) instead of their own.
+ * reported 804 under a parent holding 800 MB), so the benches' children reported their parent's size instead of
+ * their own.
  */
 export function peakRssMb(): number {
   try {
