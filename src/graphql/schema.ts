@@ -18,6 +18,7 @@ import { graphDataResolvers } from './resolvers/graph-data.js';
 import { identityResolvers } from './resolvers/identity.js';
 import { savedQueriesResolvers } from './resolvers/saved-queries.js';
 import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
+import { zoneHistoryResolvers } from './resolvers/zone-history.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -44,6 +45,7 @@ const RESOLVERS: Resolvers[] = [
   cypherResolvers,
   savedQueriesResolvers,
   selectorPreviewResolvers,
+  zoneHistoryResolvers,
 ];
 
 /**

@@ -45,6 +45,9 @@ import { createScheduler } from '../services/collectors/scheduler.js';
 import { createCustomNodesStore } from '../db/stores/graph/custom-nodes-store.js';
 import { createSsoStore } from '../db/stores/identity/sso-store.js';
 import { createTagsStore } from '../db/stores/zones/tags-store.js';
+import { createTagHistoryStore } from '../db/stores/zones/tag-history-store.js';
+import { withTagHistory } from '../services/zones/tag-history.js';
+import { createLegacyAssetGroups } from '../services/zones/legacy-asset-groups.js';
 import { createAssetGroupsService } from '../services/zones/asset-groups.js';
 import { createCustomNodesService } from '../services/graph/custom-nodes.js';
 import { createSsoService } from '../services/identity/sso.js';
@@ -240,21 +243,26 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     pollMs: config.schedulerPollMs,
   });
   const collectorFiles = createCollectorFiles(config.collectorsDir);
-  const assetGroups = createAssetGroupsService({
-    store: createTagsStore(db),
-    graph: graphStore,
-    tx: (fn) => db.tx(fn),
-    bind: createTagsStore,
-    cypher: {
-      check: (query) => void cypher.validate(query),
-      // A seed's own bound, within the request's deadline when a request evaluates it (previews).
-      nodeIds: async (query, bound) => {
-        const own = Date.now() + bound.deadlineMs;
-        const deadline = Math.min(own, currentScope()?.deadline ?? own);
-        return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+  const tagHistory = createTagHistoryStore(db);
+  const assetGroups = withTagHistory(
+    createAssetGroupsService({
+      store: createTagsStore(db),
+      graph: graphStore,
+      tx: (fn) => db.tx(fn),
+      bind: createTagsStore,
+      cypher: {
+        check: (query) => void cypher.validate(query),
+        // A seed's own bound, within the request's deadline when a request evaluates it (previews).
+        nodeIds: async (query, bound) => {
+          const own = Date.now() + bound.deadlineMs;
+          const deadline = Math.min(own, currentScope()?.deadline ?? own);
+          return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+        },
       },
-    },
-  });
+    }),
+    tagHistory,
+  );
+  const legacyAssetGroups = createLegacyAssetGroups({ assetGroups, store: tagHistory });
   const sso = createSsoService({
     store: createSsoStore(db),
     identity,
@@ -302,6 +310,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     collectorFiles,
     customNodes,
     assetGroups,
+    legacyAssetGroups,
     sso,
     appConfig,
     costlyWork: new CostlyWork(config.costlyWork),

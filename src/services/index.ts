@@ -5,7 +5,8 @@ import type { DataQualityService } from './graphdata/data-quality.js';
 import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
 import type { AppConfigService } from './app/app-config.js';
-import type { AssetGroupsService } from './zones/asset-groups.js';
+import type { LegacyAssetGroupsService } from './zones/legacy-asset-groups.js';
+import type { RecordedAssetGroupsService } from './zones/tag-history.js';
 import type { ClientsService } from './collectors/clients.js';
 import type { CollectionJobsService } from './collectors/collection-jobs.js';
 import type { CollectorFiles } from './collectors/collector-files.js';
@@ -56,7 +57,10 @@ export interface Services {
   scheduler: Scheduler;
   collectorFiles: CollectorFiles;
   customNodes: CustomNodesService;
-  assetGroups: AssetGroupsService;
+  /** Zones and labels, every change recorded in the tag history. */
+  assetGroups: RecordedAssetGroupsService;
+  /** BloodHound's legacy asset-group API over zones and labels. */
+  legacyAssetGroups: LegacyAssetGroupsService;
   sso: SsoService;
   /** Saved Cypher queries: CRUD, sharing, import and export. */
   savedQueries: SavedQueriesService;

@@ -13,6 +13,7 @@ import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
 import { selectorPreviewRoutes } from './selector-preview.js';
 import { tagRoutes } from './tag-routes.js';
+import { zoneHistoryRoutes } from './zone-history.js';
 
 const DECLARED: RestRoute[] = [
   ...identityRoutes,
@@ -34,6 +35,7 @@ export const ROUTES: RestRoute[] = [
   ...roleRoutes,
   ...jobListRoutes,
   ...tagRoutes,
+  ...zoneHistoryRoutes,
   ...cypherRoutes,
   ...aliasRoutes(DECLARED),
 ];
