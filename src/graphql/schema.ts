@@ -19,6 +19,7 @@ import { identityResolvers } from './resolvers/identity.js';
 import { savedQueriesResolvers } from './resolvers/saved-queries.js';
 import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
 import { zoneHistoryResolvers } from './resolvers/zone-history.js';
+import { graphSchemaResolvers } from './resolvers/graph-schema.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -46,6 +47,7 @@ const RESOLVERS: Resolvers[] = [
   savedQueriesResolvers,
   selectorPreviewResolvers,
   zoneHistoryResolvers,
+  graphSchemaResolvers,
 ];
 
 /**

@@ -48,6 +48,11 @@ import { createTagsStore } from '../db/stores/zones/tags-store.js';
 import { createTagHistoryStore } from '../db/stores/zones/tag-history-store.js';
 import { withTagHistory } from '../services/zones/tag-history.js';
 import { createLegacyAssetGroups } from '../services/zones/legacy-asset-groups.js';
+import { createGraphSchemaStore } from '../db/stores/graphdata/graph-schema-store.js';
+import { createGraphSchemaService } from '../services/graphdata/graph-schema.js';
+import { createJobLogStore } from '../db/stores/collectors/job-log-store.js';
+import { createJobLogs } from '../services/collectors/job-log.js';
+import { createKennel } from '../services/collectors/kennel.js';
 import { createAssetGroupsService } from '../services/zones/asset-groups.js';
 import { createCustomNodesService } from '../services/graph/custom-nodes.js';
 import { createSsoService } from '../services/identity/sso.js';
@@ -319,6 +324,9 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     clearDatabase,
     dataQuality,
     explanations,
+    graphSchema: createGraphSchemaService({ store: createGraphSchemaStore(db), tx: (fn) => db.tx(fn), bind: createGraphSchemaStore }),
+    kennel: createKennel({ dir: config.collectorsDir, files: collectorFiles, rootUrl: config.rootUrl }),
+    jobLogs: createJobLogs(createJobLogStore(db)),
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

@@ -6,6 +6,9 @@ import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
 import type { AppConfigService } from './app/app-config.js';
 import type { LegacyAssetGroupsService } from './zones/legacy-asset-groups.js';
+import type { GraphSchemaService } from './graphdata/graph-schema.js';
+import type { JobLogs } from './collectors/job-log.js';
+import type { Kennel } from './collectors/kennel.js';
 import type { RecordedAssetGroupsService } from './zones/tag-history.js';
 import type { ClientsService } from './collectors/clients.js';
 import type { CollectionJobsService } from './collectors/collection-jobs.js';
@@ -74,6 +77,11 @@ export interface Services {
   clearDatabase: ClearDatabaseService;
   dataQuality: DataQualityService;
   explanations: ExplanationsService;
+  /** OpenGraph extensions and the relationship kinds the client draws. */
+  graphSchema: GraphSchemaService;
+  /** Collector manifests from COLLECTORS_DIR as BloodHound's kennel serves them. */
+  kennel: Kennel;
+  jobLogs: JobLogs;
   /** Fresh batch loaders for one request. */
   createLoaders(): Loaders;
   health(): Promise<Health>;

@@ -14,6 +14,7 @@ import { searchRoutes } from './search.js';
 import { selectorPreviewRoutes } from './selector-preview.js';
 import { tagRoutes } from './tag-routes.js';
 import { zoneHistoryRoutes } from './zone-history.js';
+import { graphSchemaRoutes } from './graph-schema.js';
 
 const DECLARED: RestRoute[] = [
   ...identityRoutes,
@@ -36,6 +37,7 @@ export const ROUTES: RestRoute[] = [
   ...jobListRoutes,
   ...tagRoutes,
   ...zoneHistoryRoutes,
+  ...graphSchemaRoutes,
   ...cypherRoutes,
   ...aliasRoutes(DECLARED),
 ];
