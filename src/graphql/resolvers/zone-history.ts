@@ -1,7 +1,6 @@
 import type { Resolvers } from '../../generated/graphql.js';
 import { badRequest } from '../../errors.js';
-import { HISTORY_FILTERS } from '../../services/zones/tag-history.js';
-import type { TagHistoryColumn } from '../../db/stores/zones/tag-history-store.js';
+import { HISTORY_FILTERS, type TagHistoryColumn } from '../../services/zones/tag-history.js';
 import { userOf } from './identity.js';
 
 const column = (name: string): TagHistoryColumn => {

@@ -8,6 +8,8 @@ import { CERTIFICATION_ACTION, TAG_TYPE } from './asset-groups.js';
 
 const CONTEXT = 'asset-group-tags';
 
+export type { TagHistoryColumn };
+
 /** BloodHound's AssetGroupHistoryAction names. */
 export const HISTORY_ACTION = {
   createTag: 'CreateTag',
