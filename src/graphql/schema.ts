@@ -20,6 +20,7 @@ import { savedQueriesResolvers } from './resolvers/saved-queries.js';
 import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
 import { zoneHistoryResolvers } from './resolvers/zone-history.js';
 import { graphSchemaResolvers } from './resolvers/graph-schema.js';
+import { ingestPostedResolvers } from './resolvers/ingest-posted.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -48,6 +49,7 @@ const RESOLVERS: Resolvers[] = [
   selectorPreviewResolvers,
   zoneHistoryResolvers,
   graphSchemaResolvers,
+  ingestPostedResolvers,
 ];
 
 /**
