@@ -175,7 +175,14 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
   // One memory of single nodes for both services: an entity panel's requests go to either.
   const nodes = cachedNodeReads(graphStore, graphIndex);
-  const graph = createGraphService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
+  const graphSchemaStore = createGraphSchemaStore(db);
+  const graph = createGraphService({
+    store: graphStore,
+    index: graphIndex,
+    nodes,
+    icons: () => customNodes.icons(),
+    traversableKinds: () => graphSchemaStore.traversableKinds(),
+  });
   const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
   const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
@@ -310,7 +317,12 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     clearDatabase,
     dataQuality,
     explanations,
-    graphSchema: createGraphSchemaService({ store: createGraphSchemaStore(db), tx: (fn) => db.tx(fn), bind: createGraphSchemaStore }),
+    graphSchema: createGraphSchemaService({
+      store: graphSchemaStore,
+      graph: graphStore,
+      tx: (fn) => db.tx(fn),
+      bind: createGraphSchemaStore,
+    }),
     kennel: createKennel({ dir: config.collectorsDir, files: collectorFiles, rootUrl: config.rootUrl }),
     jobLogs: createJobLogs(createJobLogStore(db)),
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),

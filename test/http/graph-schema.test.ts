@@ -5,6 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { expectWrapper, signed, useTestApp, userWithRole } from '../helpers/app';
 import { createClient } from '../helpers/collectors';
+import { ingestAsAdmin } from '../helpers/upload';
 
 const collectors = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-kennel-'));
 const zip = Buffer.from('PK-a-sharphound-release');
@@ -110,6 +111,76 @@ describe('OpenGraph schema API, edge types, dog tags, kennel and job logs', () =
         .send(EXTENSION),
       403,
     );
+  });
+
+  it('serves kinds and graph objects by id, and pathfinding follows an extension’s traversable kinds', async () => {
+    const put = await request(t.app)
+      .put('/api/v2/extensions')
+      .set(admin())
+      .send({ ...EXTENSION, schema: { ...EXTENSION.schema, version: 'v2.0.0' } });
+    const x = put.body.data;
+    const graph = {
+      metadata: { source_kind: 'GitHub' },
+      graph: {
+        nodes: [
+          { id: 'gh-alice', kinds: ['GH_User'], properties: { name: 'alice' } },
+          { id: 'gh-bob', kinds: ['GH_User'], properties: { name: 'bob' } },
+          { id: 'gh-carol', kinds: ['GH_User'], properties: { name: 'carol' } },
+        ],
+        edges: [
+          { start: { value: 'gh-alice' }, end: { value: 'gh-bob' }, kind: 'GH_AdminOf' },
+          { start: { value: 'gh-alice' }, end: { value: 'gh-carol' }, kind: 'GH_Stars' },
+        ],
+      },
+    };
+    const file = path.join(collectors, 'opengraph.json');
+    fs.writeFileSync(file, JSON.stringify(graph));
+    await ingestAsAdmin(t, [file]);
+
+    const path1 = await request(t.app)
+      .get('/api/v2/graphs/shortest-path?start_node=GH-ALICE&end_node=GH-BOB&only_traversable=true')
+      .set(admin());
+    expect(path1.status).toBe(200);
+    const edge = Object.values(path1.body.data.edges as Record<string, { kind: string }>)[0] ?? path1.body.data.edges[0];
+    expect(edge).toMatchObject({ kind: 'GH_AdminOf' });
+    // GH_Stars is not traversable: no path to carol when only traversable kinds count, one otherwise.
+    const noPath = await request(t.app)
+      .get('/api/v2/graphs/shortest-path?start_node=GH-ALICE&end_node=GH-CAROL&only_traversable=true')
+      .set(admin());
+    expect(noPath.status).toBe(404);
+    const anyPath = await request(t.app).get('/api/v2/graphs/shortest-path?start_node=GH-ALICE&end_node=GH-CAROL').set(admin());
+    expect(anyPath.status).toBe(200);
+
+    const nodeId = (await t.testDb.db.query<{ id: string }>("select id from graph_nodes where objectid = 'GH-ALICE'"))[0]!.id;
+    const node = await request(t.app).get(`/api/v2/nodes/${nodeId}`).set(admin());
+    expect(node.body.data).toMatchObject({ id: Number(nodeId), object_id: 'GH-ALICE', kinds: expect.arrayContaining(['GH_User']) });
+    const edgeId = (
+      await t.testDb.db.query<{ id: string }>(
+        "select e.id from graph_edges e join graph_kinds k on k.id = e.kind_id where k.name = 'GH_AdminOf'",
+      )
+    )[0]!.id;
+    const rel = await request(t.app).get(`/api/v2/relationships/${edgeId}`).set(admin());
+    expect(rel.body.data).toMatchObject({ id: Number(edgeId), kind: 'GH_AdminOf', source: Number(nodeId) });
+    expectWrapper(await request(t.app).get('/api/v2/nodes/999999999').set(admin()), 404);
+    expectWrapper(await request(t.app).get('/api/v2/relationships/abc').set(admin()), 400);
+
+    const nk = await request(t.app).get(`/api/v2/node-kinds/${x.node_kinds[0].id}`).set(admin());
+    expect(nk.body.data).toMatchObject({ name: 'GH_User', icon: 'user', color: '#00FF00' });
+    const rk = await request(t.app).get(`/api/v2/relationship-kinds/${x.relationship_kinds[0].id}`).set(admin());
+    expect(rk.body.data).toMatchObject({ name: 'GH_AdminOf', is_traversable: true });
+    expectWrapper(await request(t.app).get('/api/v2/node-kinds/999999').set(admin()), 404);
+
+    const edges = await request(t.app).get('/api/v2/extensions-edges?schemas=github').set(admin());
+    expect(edges.body.data).toEqual([
+      { name: 'GH_AdminOf', is_traversable: true, is_builtin: false, schema_name: 'github' },
+      { name: 'GH_Stars', is_traversable: false, is_builtin: false, schema_name: 'github' },
+    ]);
+    const builtin = await request(t.app).get('/api/v2/extensions-edges?is_traversable=false').set(admin());
+    expect(builtin.body.data.every((e: { is_traversable: boolean }) => !e.is_traversable)).toBe(true);
+    expectWrapper(await request(t.app).get('/api/v2/extensions-edges?is_traversable=maybe').set(admin()), 400);
+
+    await request(t.app).delete(`/api/v2/extensions/${x.id}`).set(admin()).expect(204);
+    expectWrapper(await request(t.app).delete(`/api/v2/extensions/${x.id}`).set(admin()), 404);
   });
 
   it('answers dog tags and refuses to toggle a feature flag that is not user updatable', async () => {

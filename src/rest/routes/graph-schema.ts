@@ -63,6 +63,12 @@ const assetParams = z.object({ asset_name: z.string() }).transform(({ asset_name
   return { type: enumNameOf<ClientType>(CLIENT_TYPE, asset.type), releaseTag: asset.version, checksum: asset.checksum };
 });
 
+/** A graph id (node or edge): a positive integer that fits a double exactly. */
+const graphId = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, 'is malformed: expected a graph id.')
+  .transform(Number);
+
 export const graphSchemaRoutes = [
   route('GET', '/api/v2/extensions', 'extensions', 'ListGraphExtensions', {
     reshape: ({ graphExtensions }) => data({ extensions: graphExtensions.map(extension) }),
@@ -72,6 +78,59 @@ export const graphSchemaRoutes = [
     input: { body: z.unknown() },
     variables: ({ body }) => ({ document: body ?? null }),
     reshape: ({ putGraphExtension }) => ({ status: 201, body: { data: extension(putGraphExtension) } }),
+  }),
+  route('DELETE', '/api/v2/extensions/:extension_id', 'extensions', 'DeleteGraphExtension', {
+    input: { params: z.object({ extension_id: intText(1) }) },
+    variables: ({ params }) => ({ id: params.extension_id }),
+    reshape: () => ({ status: 204 }),
+  }),
+  // `schemas` names extensions (or AD, Azure), repeated or comma-separated; `is_traversable` true or false.
+  route('GET', '/api/v2/extensions-edges', 'extensions', 'ExtensionEdges', {
+    input: {
+      query: z.object({
+        schemas: z.union([z.string(), z.array(z.string())]).optional(),
+        is_traversable: z.enum(['true', 'false'], { error: 'must be true or false.' }).optional(),
+      }),
+    },
+    variables: ({ query: q }) => ({
+      schemas:
+        q.schemas === undefined ? null : (Array.isArray(q.schemas) ? q.schemas : [q.schemas]).flatMap((s) => s.split(',')).filter(Boolean),
+      isTraversable: q.is_traversable === undefined ? null : q.is_traversable === 'true',
+    }),
+    reshape: ({ extensionEdges }) =>
+      data(
+        extensionEdges.map((e) => ({ name: e.name, is_traversable: e.isTraversable, is_builtin: e.isBuiltin, schema_name: e.schemaName })),
+      ),
+  }),
+  route('GET', '/api/v2/node-kinds/:kind_id', 'node-kinds', 'ExtensionNodeKind', {
+    input: { params: z.object({ kind_id: intText(1) }) },
+    variables: ({ params }) => ({ id: params.kind_id }),
+    reshape: ({ extensionNodeKind: k }) =>
+      data({
+        id: k.id,
+        name: k.name,
+        display_name: k.displayName,
+        description: k.description,
+        is_display_kind: k.isDisplayKind,
+        icon: k.icon,
+        color: k.color,
+      }),
+  }),
+  route('GET', '/api/v2/relationship-kinds/:kind_id', 'relationship-kinds', 'ExtensionRelationshipKind', {
+    input: { params: z.object({ kind_id: intText(1) }) },
+    variables: ({ params }) => ({ id: params.kind_id }),
+    reshape: ({ extensionRelationshipKind: k }) =>
+      data({ id: k.id, name: k.name, description: k.description, is_traversable: k.isTraversable }),
+  }),
+  route('GET', '/api/v2/nodes/:node_id', 'nodes', 'GraphNodeById', {
+    input: { params: z.object({ node_id: graphId }) },
+    variables: ({ params }) => ({ id: params.node_id }),
+    reshape: ({ graphNodeById: n }) => data({ id: n.id, object_id: n.objectId, kinds: n.kinds, label: n.label, properties: n.properties }),
+  }),
+  route('GET', '/api/v2/relationships/:relationship_id', 'relationships', 'GraphEdgeById', {
+    input: { params: z.object({ relationship_id: graphId }) },
+    variables: ({ params }) => ({ id: params.relationship_id }),
+    reshape: ({ graphEdgeById: e }) => data({ id: e.id, source: e.source, target: e.target, kind: e.kind, properties: e.properties }),
   }),
   route('GET', '/api/v2/graph-schema/edges', 'graph-schema', 'EdgeTypes', {
     reshape: ({ edgeTypes }) =>

@@ -6,6 +6,7 @@ import type {
   GraphSchemaStore,
 } from '../../db/stores/graphdata/graph-schema-store.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
+import type { GraphStore } from '../../graph/store.js';
 import { AD_NODE_KINDS, AZ_EDGE_KINDS, AZ_NODE_KINDS, TRAVERSABLE_KINDS } from '../../graph/kinds.js';
 
 const CONTEXT = 'extensions';
@@ -103,6 +104,7 @@ export function readExtension(raw: unknown): ExtensionInput {
  */
 export function createGraphSchemaService(deps: {
   store: GraphSchemaStore;
+  graph: Pick<GraphStore, 'nodesByIds'>;
   tx: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>;
   bind: (q: Queryable) => GraphSchemaStore;
 }) {
@@ -125,6 +127,41 @@ export function createGraphSchemaService(deps: {
         return tx.upsert(input);
       });
       return (await store.get(id))!;
+    },
+    async remove(id: number): Promise<void> {
+      if (!(await store.remove(id))) throw notFound(CONTEXT, `No extension has id ${id}.`);
+    },
+    async nodeKind(id: number) {
+      const k = await store.nodeKind(id);
+      if (!k) throw notFound('node-kinds', `No extension node kind has id ${id}.`);
+      return k;
+    },
+    async relationshipKind(id: number) {
+      const k = await store.relationshipKind(id);
+      if (!k) throw notFound('relationship-kinds', `No extension relationship kind has id ${id}.`);
+      return k;
+    },
+    /** A node by its graph id (OpenGraph's /nodes/{id}). */
+    async node(id: number) {
+      const [n] = await deps.graph.nodesByIds([id]);
+      if (!n) throw notFound('nodes', `No node has id ${id}.`);
+      return n;
+    },
+    /** An edge by its graph id (OpenGraph's /relationships/{id}). */
+    async edge(id: number) {
+      const e = await store.edge(id);
+      if (!e) throw notFound('relationships', `No relationship has id ${id}.`);
+      return e;
+    },
+    /** Traversable kinds the extensions add to BloodHound's (pathfinding's only_traversable). */
+    traversableKinds: () => store.traversableKinds(),
+    /** BloodHound's /extensions-edges: edge types with is_builtin, filtered by schema names and traversability. */
+    async extensionEdges(filter: { schemas?: readonly string[] | null; isTraversable?: boolean | null }) {
+      const all = await this.edgeTypes();
+      return all
+        .filter((e) => !filter.schemas?.length || filter.schemas.includes(e.schemaName))
+        .filter((e) => filter.isTraversable == null || e.isTraversable === filter.isTraversable)
+        .map((e) => ({ ...e, isBuiltin: e.schemaName === 'AD' || e.schemaName === 'Azure' }));
     },
     /** Relationship kinds: BloodHound's AD and Azure ones, the extensions', and any other the graph holds. */
     async edgeTypes(): Promise<EdgeType[]> {

@@ -99,6 +99,47 @@ insert into graph_extension_relationship_kinds (extension_id, name, description,
       }
       return id;
     },
+    async remove(id: number): Promise<boolean> {
+      return (await db.execute(`-- graphSchema.remove\ndelete from graph_extensions where id = $1`, [id])) > 0;
+    },
+    async nodeKind(id: number): Promise<(ExtensionNodeKind & { id: number; extensionId: number }) | undefined> {
+      const rows = await db.query<ExtensionNodeKind & { id: number; extensionId: number }>(
+        `-- graphSchema.nodeKind
+select id, extension_id as "extensionId", name, display_name as "displayName", description, is_display_kind as "isDisplayKind",
+  icon, color from graph_extension_node_kinds where id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
+    async relationshipKind(id: number): Promise<(ExtensionRelationshipKind & { id: number; extensionId: number }) | undefined> {
+      const rows = await db.query<ExtensionRelationshipKind & { id: number; extensionId: number }>(
+        `-- graphSchema.relationshipKind
+select id, extension_id as "extensionId", name, description, is_traversable as "isTraversable"
+from graph_extension_relationship_kinds where id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
+    /** Traversable relationship kinds the extensions define (pathfinding's only_traversable takes them too). */
+    async traversableKinds(): Promise<string[]> {
+      const rows = await db.query<{ name: string }>(
+        `-- graphSchema.traversableKinds\nselect name from graph_extension_relationship_kinds where is_traversable order by name`,
+      );
+      return rows.map((r) => r.name);
+    },
+    /** One edge by its graph id. */
+    async edge(
+      id: number,
+    ): Promise<{ id: number; startId: number; endId: number; kind: string; properties: Record<string, unknown> } | undefined> {
+      const rows = await db.query<{ id: number; startId: number; endId: number; kind: string; properties: Record<string, unknown> }>(
+        `-- graphSchema.edge
+select e.id::float8 as id, e.start_id::float8 as "startId", e.end_id::float8 as "endId", k.name as kind, coalesce(e.properties, '{}') as properties
+from graph_edges e join graph_kinds k on k.id = e.kind_id where e.id = $1`,
+        [id],
+      );
+      return rows[0];
+    },
+
     /** Kinds the graph has registered that no node carries: relationship kinds (the nodes' kind index answers). */
     async edgeKindsInUse(): Promise<string[]> {
       const rows = await db.query<{ name: string }>(
