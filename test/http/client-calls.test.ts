@@ -48,5 +48,8 @@ describe("BloodHound's client: client type names and POST /api/v2/ingest from a 
     // Newest first: the job of the body above, its one file failed; no job is left waiting for files.
     expect(jobs.body.data[0]).toMatchObject({ total_files: 1, failed_files: 1 });
     expect(jobs.body.data.filter((j: { status: number }) => j.status === 0)).toEqual([]);
+    // The refusal names the formats accepted.
+    const [f] = await t.services.datapipe.filesOfJob(jobs.body.data[0].id);
+    expect(f!.error).toMatch(/neither a collector file .* nor an OpenGraph file/);
   });
 });
