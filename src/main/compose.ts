@@ -50,6 +50,7 @@ import { withTagHistory } from '../services/zones/tag-history.js';
 import { createLegacyAssetGroups } from '../services/zones/legacy-asset-groups.js';
 import { createGraphSchemaStore } from '../db/stores/graphdata/graph-schema-store.js';
 import { createGraphSchemaService } from '../services/graphdata/graph-schema.js';
+import { extensionIcons, mergeIcons } from '../services/graphdata/extension-icons.js';
 import { createJobLogStore } from '../db/stores/collectors/job-log-store.js';
 import { createJobLogs } from '../services/collectors/job-log.js';
 import { createKennel } from '../services/collectors/kennel.js';
@@ -173,17 +174,19 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
+  const graphSchemaStore = createGraphSchemaStore(db);
+  // Graph answers draw custom node kinds' icons, then those OpenGraph extensions give their kinds.
+  const icons = mergeIcons(() => customNodes.icons(), extensionIcons(graphSchemaStore));
   // One memory of single nodes for both services: an entity panel's requests go to either.
   const nodes = cachedNodeReads(graphStore, graphIndex);
-  const graphSchemaStore = createGraphSchemaStore(db);
   const graph = createGraphService({
     store: graphStore,
     index: graphIndex,
     nodes,
-    icons: () => customNodes.icons(),
+    icons,
     traversableKinds: () => graphSchemaStore.traversableKinds(),
   });
-  const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
+  const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons });
   const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });

@@ -19,7 +19,7 @@ fs.writeFileSync(path.join(collectors, 'collector_ad', 'collector_ad-v2.7.0-rc1.
 
 const EXTENSION = {
   schema: { name: 'github', display_name: 'GitHub', version: 'v1.0.0', namespace: 'GH' },
-  node_kinds: [{ name: 'GH_User', display_name: 'GitHub user', is_display_kind: true, icon: 'user', color: '#00FF00' }],
+  node_kinds: [{ name: 'GH_User', display_name: 'GitHub user', is_display_kind: true, icon: 'user-ninja', color: '#00FF00' }],
   relationship_kinds: [
     { name: 'GH_AdminOf', description: 'admin of a repository', is_traversable: true },
     { name: 'GH_Stars', is_traversable: false },
@@ -162,10 +162,13 @@ describe('OpenGraph schema API, edge types, dog tags, kennel and job logs', () =
     const rel = await request(t.app).get(`/api/v2/relationships/${edgeId}`).set(admin());
     expect(rel.body.data).toMatchObject({ id: Number(edgeId), kind: 'GH_AdminOf', source: Number(nodeId) });
     expectWrapper(await request(t.app).get('/api/v2/nodes/999999999').set(admin()), 404);
+    // Graph answers draw the extension's icon and colour for its node kind.
+    const legacy = await request(t.app).get('/api/v2/pathfinding?start_node=GH-ALICE&end_node=GH-BOB').set(admin());
+    expect(legacy.body.data[nodeId]).toMatchObject({ color: '#00FF00', fontIcon: { text: 'fas fa-user-ninja' } });
     expectWrapper(await request(t.app).get('/api/v2/relationships/abc').set(admin()), 400);
 
     const nk = await request(t.app).get(`/api/v2/node-kinds/${x.node_kinds[0].id}`).set(admin());
-    expect(nk.body.data).toMatchObject({ name: 'GH_User', icon: 'user', color: '#00FF00' });
+    expect(nk.body.data).toMatchObject({ name: 'GH_User', icon: 'user-ninja', color: '#00FF00' });
     const rk = await request(t.app).get(`/api/v2/relationship-kinds/${x.relationship_kinds[0].id}`).set(admin());
     expect(rk.body.data).toMatchObject({ name: 'GH_AdminOf', is_traversable: true });
     expectWrapper(await request(t.app).get('/api/v2/node-kinds/999999').set(admin()), 404);
