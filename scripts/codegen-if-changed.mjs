@@ -20,14 +20,29 @@ function files(rel) {
 }
 
 const hash = createHash('sha256');
-for (const f of INPUTS.flatMap(files).sort()) hash.update(f).update('\0').update(fs.readFileSync(path.join(root, f))).update('\0');
+for (const f of INPUTS.flatMap(files).sort())
+  hash
+    .update(f)
+    .update('\0')
+    .update(fs.readFileSync(path.join(root, f)))
+    .update('\0');
 const digest = hash.digest('hex');
 const outputs = ['graphql.ts', 'operations.ts'].map((f) => path.join(out, f));
-if (outputs.every((f) => fs.existsSync(f)) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8').trim() === digest) process.exit(0);
+if (
+  !process.argv.includes('--force') &&
+  outputs.every((f) => fs.existsSync(f)) &&
+  fs.existsSync(stamp) &&
+  fs.readFileSync(stamp, 'utf8').trim() === digest
+)
+  process.exit(0);
 
-const r = spawnSync(process.execPath, [path.join(root, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', 'codegen.yml'], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const r = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules', '@graphql-codegen', 'cli', 'cjs', 'bin.js'), '--config', 'codegen.yml'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 if (r.status !== 0) process.exit(r.status ?? 1);
 fs.writeFileSync(stamp, digest + '\n');

@@ -48,7 +48,7 @@ export function buildProgram(): Command {
 
   program
     .command('serve')
-    .description('start the HTTP service (REST /api/v2, GraphQL /graphql) and run until SIGINT or SIGTERM')
+    .description('start the HTTP service (REST /api/v2, GraphQL /graphql) and run until SIGINT, SIGTERM or SIGHUP')
     .action(async () => loadServe().serve());
 
   program

@@ -172,6 +172,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const onOutput = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-8_000);
     for (const line of chunk.toString('utf8').split('\n')) {
+      // Our own readiness probes while it starts or stops are refused with a FATAL that means nothing.
+      if (/the database system is (starting up|shutting down|in recovery mode)/.test(line)) continue;
       if (/\b(FATAL|PANIC)\b/.test(line)) log.error({ module: 'postgres' }, line.trim());
       else if (/\b(WARNING|ERROR)\b/.test(line)) log.debug({ module: 'postgres' }, line.trim());
     }
