@@ -18,6 +18,9 @@ import { graphDataResolvers } from './resolvers/graph-data.js';
 import { identityResolvers } from './resolvers/identity.js';
 import { savedQueriesResolvers } from './resolvers/saved-queries.js';
 import { selectorPreviewResolvers } from './resolvers/selector-preview.js';
+import { zoneHistoryResolvers } from './resolvers/zone-history.js';
+import { graphSchemaResolvers } from './resolvers/graph-schema.js';
+import { ingestPostedResolvers } from './resolvers/ingest-posted.js';
 
 /** `<repo>/schema`, from `src/graphql` (tests) and from `dist/graphql` (built service). */
 export const SCHEMA_DIR = path.resolve(__dirname, '..', '..', 'schema');
@@ -44,6 +47,9 @@ const RESOLVERS: Resolvers[] = [
   cypherResolvers,
   savedQueriesResolvers,
   selectorPreviewResolvers,
+  zoneHistoryResolvers,
+  graphSchemaResolvers,
+  ingestPostedResolvers,
 ];
 
 /**

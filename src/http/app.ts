@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { accessLog } from './access-log.js';
 import type { RestRoute } from '../rest/route.js';
 import { ROUTES } from '../rest/routes/index.js';
+import { openApiDocument, openApiYaml } from '../rest/openapi.js';
 import type { OperationRunner } from '../rest/run.js';
 import type { Services } from '../services/index.js';
 import { jwtStrategy } from './auth/jwt.js';
@@ -88,6 +89,22 @@ export function buildApp(deps: AppDeps): Express {
 
   app.get('/health', limiter('GET /health'), async (_req, res) => {
     res.json(await services.health());
+  });
+
+  // BloodHound's API document paths; generated from the route table (public, as BloodHound serves its spec).
+  let spec: { json: string; yaml: string } | undefined;
+  const specOf = () => {
+    if (!spec) {
+      const doc = openApiDocument(ROUTES, config.rootUrl, services.search.info().serverVersion);
+      spec = { json: JSON.stringify(doc), yaml: openApiYaml(doc) };
+    }
+    return spec;
+  };
+  app.get('/api/v2/spec/openapi.yaml', limiter('GET /api/v2/spec'), (_req, res) => {
+    res.type('application/yaml').send(specOf().yaml);
+  });
+  app.get(['/api/v2/spec', '/api/v2/spec/openapi.json'], limiter('GET /api/v2/spec'), (_req, res) => {
+    res.type('application/json').send(specOf().json);
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });

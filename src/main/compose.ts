@@ -45,6 +45,15 @@ import { createScheduler } from '../services/collectors/scheduler.js';
 import { createCustomNodesStore } from '../db/stores/graph/custom-nodes-store.js';
 import { createSsoStore } from '../db/stores/identity/sso-store.js';
 import { createTagsStore } from '../db/stores/zones/tags-store.js';
+import { createTagHistoryStore } from '../db/stores/zones/tag-history-store.js';
+import { withTagHistory } from '../services/zones/tag-history.js';
+import { createLegacyAssetGroups } from '../services/zones/legacy-asset-groups.js';
+import { createGraphSchemaStore } from '../db/stores/graphdata/graph-schema-store.js';
+import { createGraphSchemaService } from '../services/graphdata/graph-schema.js';
+import { extensionIcons, mergeIcons } from '../services/graphdata/extension-icons.js';
+import { createJobLogStore } from '../db/stores/collectors/job-log-store.js';
+import { createJobLogs } from '../services/collectors/job-log.js';
+import { createKennel } from '../services/collectors/kennel.js';
 import { createAssetGroupsService } from '../services/zones/asset-groups.js';
 import { createCustomNodesService } from '../services/graph/custom-nodes.js';
 import { createSsoService } from '../services/identity/sso.js';
@@ -165,10 +174,19 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
+  const graphSchemaStore = createGraphSchemaStore(db);
+  // Graph answers draw custom node kinds' icons, then those OpenGraph extensions give their kinds.
+  const icons = mergeIcons(() => customNodes.icons(), extensionIcons(graphSchemaStore));
   // One memory of single nodes for both services: an entity panel's requests go to either.
   const nodes = cachedNodeReads(graphStore, graphIndex);
-  const graph = createGraphService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
-  const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
+  const graph = createGraphService({
+    store: graphStore,
+    index: graphIndex,
+    nodes,
+    icons,
+    traversableKinds: () => graphSchemaStore.traversableKinds(),
+  });
+  const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons });
   const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
   const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
@@ -226,21 +244,26 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     pollMs: config.schedulerPollMs,
   });
   const collectorFiles = createCollectorFiles(config.collectorsDir);
-  const assetGroups = createAssetGroupsService({
-    store: createTagsStore(db),
-    graph: graphStore,
-    tx: (fn) => db.tx(fn),
-    bind: createTagsStore,
-    cypher: {
-      check: (query) => void cypher.validate(query),
-      // A seed's own bound, within the request's deadline when a request evaluates it (previews).
-      nodeIds: async (query, bound) => {
-        const own = Date.now() + bound.deadlineMs;
-        const deadline = Math.min(own, currentScope()?.deadline ?? own);
-        return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+  const tagHistory = createTagHistoryStore(db);
+  const assetGroups = withTagHistory(
+    createAssetGroupsService({
+      store: createTagsStore(db),
+      graph: graphStore,
+      tx: (fn) => db.tx(fn),
+      bind: createTagsStore,
+      cypher: {
+        check: (query) => void cypher.validate(query),
+        // A seed's own bound, within the request's deadline when a request evaluates it (previews).
+        nodeIds: async (query, bound) => {
+          const own = Date.now() + bound.deadlineMs;
+          const deadline = Math.min(own, currentScope()?.deadline ?? own);
+          return (await cypher.nodeIds(query, { deadline, limits: { maxRows: bound.limit } })).slice(0, bound.limit);
+        },
       },
-    },
-  });
+    }),
+    tagHistory,
+  );
+  const legacyAssetGroups = createLegacyAssetGroups({ assetGroups, store: tagHistory });
   const sso = createSsoService({
     store: createSsoStore(db),
     identity,
@@ -288,6 +311,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     collectorFiles,
     customNodes,
     assetGroups,
+    legacyAssetGroups,
     sso,
     appConfig,
     costlyWork: new CostlyWork(config.costlyWork),
@@ -296,6 +320,14 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     clearDatabase,
     dataQuality,
     explanations,
+    graphSchema: createGraphSchemaService({
+      store: graphSchemaStore,
+      graph: graphStore,
+      tx: (fn) => db.tx(fn),
+      bind: createGraphSchemaStore,
+    }),
+    kennel: createKennel({ dir: config.collectorsDir, files: collectorFiles, rootUrl: config.rootUrl }),
+    jobLogs: createJobLogs(createJobLogStore(db)),
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),
     health: createHealth({ db, edition: config.edition, storage: d.storage }),
   };

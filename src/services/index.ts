@@ -5,7 +5,11 @@ import type { DataQualityService } from './graphdata/data-quality.js';
 import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
 import type { AppConfigService } from './app/app-config.js';
-import type { AssetGroupsService } from './zones/asset-groups.js';
+import type { LegacyAssetGroupsService } from './zones/legacy-asset-groups.js';
+import type { GraphSchemaService } from './graphdata/graph-schema.js';
+import type { JobLogs } from './collectors/job-log.js';
+import type { Kennel } from './collectors/kennel.js';
+import type { RecordedAssetGroupsService } from './zones/tag-history.js';
 import type { ClientsService } from './collectors/clients.js';
 import type { CollectionJobsService } from './collectors/collection-jobs.js';
 import type { CollectorFiles } from './collectors/collector-files.js';
@@ -56,7 +60,10 @@ export interface Services {
   scheduler: Scheduler;
   collectorFiles: CollectorFiles;
   customNodes: CustomNodesService;
-  assetGroups: AssetGroupsService;
+  /** Zones and labels, every change recorded in the tag history. */
+  assetGroups: RecordedAssetGroupsService;
+  /** BloodHound's legacy asset-group API over zones and labels. */
+  legacyAssetGroups: LegacyAssetGroupsService;
   sso: SsoService;
   /** Saved Cypher queries: CRUD, sharing, import and export. */
   savedQueries: SavedQueriesService;
@@ -70,6 +77,11 @@ export interface Services {
   clearDatabase: ClearDatabaseService;
   dataQuality: DataQualityService;
   explanations: ExplanationsService;
+  /** OpenGraph extensions and the relationship kinds the client draws. */
+  graphSchema: GraphSchemaService;
+  /** Collector manifests from COLLECTORS_DIR as BloodHound's kennel serves them. */
+  kennel: Kennel;
+  jobLogs: JobLogs;
   /** Fresh batch loaders for one request. */
   createLoaders(): Loaders;
   health(): Promise<Health>;

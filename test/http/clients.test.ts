@@ -73,7 +73,7 @@ describe('clients (administration and endpoint 7)', () => {
   it('rejects bad input with a 400 naming the field, and duplicate names with 409', async () => {
     const post = adminPost(t, '/api/v2/clients');
     expect(expectWrapper(await post({ type: 'collector_ad' }), 400).message).toMatch(/name/);
-    expect(expectWrapper(await post({ name: 'x', type: 'sharphound' }), 400).message).toMatch(/type must be one of/);
+    expect(expectWrapper(await post({ name: 'x', type: 'bloodhound' }), 400).message).toMatch(/type must be one of/);
     expect(expectWrapper(await post({ name: 'x', type: 'collector_ad', domain_controller: 'a b;c' }), 400).message).toMatch(
       /domain_controller/,
     );

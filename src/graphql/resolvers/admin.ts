@@ -54,13 +54,13 @@ export const adminResolvers: Resolvers = {
     createAssetGroupTag: (_, { input }, ctx) => ctx.services.assetGroups.createTag(userOf(ctx), input),
     updateAssetGroupTag: (_, { id, input }, ctx) => ctx.services.assetGroups.updateTag(userOf(ctx), id, input),
     deleteAssetGroupTag: async (_, { id }, ctx) => {
-      await ctx.services.assetGroups.deleteTag(id);
+      await ctx.services.assetGroups.deleteTag(id, userOf(ctx));
       return true;
     },
     createAssetGroupSelector: (_, { tagId, input }, ctx) => ctx.services.assetGroups.createSelector(userOf(ctx), tagId, input),
     updateAssetGroupSelector: (_, { tagId, id, input }, ctx) => ctx.services.assetGroups.updateSelector(userOf(ctx), tagId, id, input),
     deleteAssetGroupSelector: async (_, { tagId, id }, ctx) => {
-      await ctx.services.assetGroups.deleteSelector(tagId, id);
+      await ctx.services.assetGroups.deleteSelector(tagId, id, userOf(ctx));
       return true;
     },
     updateAppConfig: (_, { input }, ctx) => ctx.services.appConfig.update(userOf(ctx), input),

@@ -69,6 +69,9 @@ export const tag = (t: TagFieldsFragment) => ({
   // BloodHound's null.Int32: the number, or null for a label.
   position: t.position ?? null,
   require_certify: t.requireCertify,
+  kind_id: t.kindId,
+  analysis_enabled: t.analysisEnabled ?? null,
+  glyph: t.glyph ?? null,
   member_count: t.memberCount,
   created_at: t.createdAt,
   created_by: t.createdBy,

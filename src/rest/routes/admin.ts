@@ -79,11 +79,19 @@ const SEED_TYPES = new Map<string, SeedType>([
 ]);
 
 /** The fields of a tag both create and update take; the values are checked by the service. */
-const tagFields = { name: z.string().nullish(), description: z.string().nullish(), require_certify: z.boolean().nullish() };
+const tagFields = {
+  name: z.string().nullish(),
+  description: z.string().nullish(),
+  require_certify: z.boolean().nullish(),
+  analysis_enabled: z.boolean().nullish(),
+  glyph: z.string().nullish(),
+};
 const tagInput = (b: z.output<z.ZodObject<typeof tagFields>>) => ({
   name: b.name,
   description: b.description,
   requireCertify: b.require_certify,
+  analysisEnabled: b.analysis_enabled,
+  glyph: b.glyph,
 });
 
 /** A selector body; a seed type BloodHound does not spell is named with its index, as the service names values. */

@@ -120,7 +120,8 @@ export const collectorRoutes = [
     }),
     reshape: ({ endJob }) => data(shape.endedJob(endJob)),
   }),
-  route('POST', '/api/v2/ingest', 'ingest', 'IngestCollection', {
+  // A collector's batch, or a user's JSON body (BloodHound's client posts one) as a one-file upload job.
+  route('POST', '/api/v2/ingest', 'ingest', 'IngestPosted', {
     body: 'upload',
     variables: (_input, req) => {
       if (!req.upload) throw badRequest('ingest', 'The request has no body: send the collected JSON as the body.');
@@ -148,7 +149,7 @@ export const collectorRoutes = [
     input: {
       body: z.object({
         name: z.string(),
-        type: z.string({ error: 'is required (collector_ad, collector_azure or collector_open).' }),
+        type: z.string({ error: 'is required (collector_ad, collector_azure or collector_open; or sharphound, azurehound, openhound).' }),
         domain_controller: field.string(),
       }),
     },

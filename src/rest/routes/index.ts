@@ -13,6 +13,8 @@ import { savedQueryRoutes } from './saved-queries.js';
 import { searchRoutes } from './search.js';
 import { selectorPreviewRoutes } from './selector-preview.js';
 import { tagRoutes } from './tag-routes.js';
+import { zoneHistoryRoutes } from './zone-history.js';
+import { graphSchemaRoutes } from './graph-schema.js';
 
 const DECLARED: RestRoute[] = [
   ...identityRoutes,
@@ -34,6 +36,8 @@ export const ROUTES: RestRoute[] = [
   ...roleRoutes,
   ...jobListRoutes,
   ...tagRoutes,
+  ...zoneHistoryRoutes,
+  ...graphSchemaRoutes,
   ...cypherRoutes,
   ...aliasRoutes(DECLARED),
 ];

@@ -18,10 +18,20 @@ export const CLIENT_TYPE = {
 export type ClientTypeValue = (typeof CLIENT_TYPE)[keyof typeof CLIENT_TYPE];
 export const COLLECTOR_TYPES: readonly CollectorType[] = Object.values(CLIENT_TYPE);
 
-/** A client type as REST sends it (the API document's name); GraphQL's enum has already checked it. */
+/** BloodHound's client type names (its clients send these) for the API document's ones. */
+const BLOODHOUND_CLIENT_TYPES: Readonly<Record<string, CollectorType>> = {
+  sharphound: 'collector_ad',
+  azurehound: 'collector_azure',
+  openhound: 'collector_open',
+};
+
+/** A client type as REST sends it: the API document's name or BloodHound's (sharphound, azurehound, openhound). */
 export function clientType(raw: string): CollectorType {
-  if (!COLLECTOR_TYPES.includes(raw as CollectorType)) throw badRequest(CONTEXT, `type must be one of: ${COLLECTOR_TYPES.join(', ')}.`);
-  return raw as CollectorType;
+  const type = BLOODHOUND_CLIENT_TYPES[raw.toLowerCase()] ?? raw;
+  if (!COLLECTOR_TYPES.includes(type as CollectorType)) {
+    throw badRequest(CONTEXT, `type must be one of: ${[...COLLECTOR_TYPES, ...Object.keys(BLOODHOUND_CLIENT_TYPES)].join(', ')}.`);
+  }
+  return type as CollectorType;
 }
 
 /** A client as resolvers see it; `issuedToken` (with its key) only right after creation. */

@@ -31,7 +31,7 @@ const LISTS = {
 export type ListName = keyof typeof LISTS;
 
 /** Entity information, entity lists and attack paths, answered from the in-memory index and the graph store. */
-export function createGraphService(deps: PanelDeps) {
+export function createGraphService(deps: PanelDeps & { traversableKinds?: () => Promise<readonly string[]> }) {
   const { store, nodes } = deps;
 
   function traversal(name: ListName, index: GraphIndex, node: GraphNode): Found {
@@ -104,7 +104,9 @@ export function createGraphService(deps: PanelDeps) {
       const index = await deps.index.current();
       let kinds: Uint8Array | null = null;
       if (!opts.allKinds && (filter || opts.onlyTraversable)) {
-        let names = opts.onlyTraversable ? [...TRAVERSABLE_KINDS] : [...index.edgeKindNames.values()];
+        // OpenGraph extensions add their traversable relationship kinds to BloodHound's.
+        const extra = opts.onlyTraversable && deps.traversableKinds ? await deps.traversableKinds() : [];
+        let names = opts.onlyTraversable ? [...TRAVERSABLE_KINDS, ...extra] : [...index.edgeKindNames.values()];
         if (filter) {
           const [op, list] = filter.split(':') as [string, string];
           const given = new Set(list.split(','));
