@@ -12,6 +12,7 @@ import { commonResolvers } from './resolvers/common.js';
 import { cypherResolvers } from './resolvers/cypher.js';
 import { entitiesResolvers } from './resolvers/entities.js';
 import { enumResolvers } from './resolvers/enums.js';
+import { featuresResolvers } from './resolvers/features.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { graphDataResolvers } from './resolvers/graph-data.js';
@@ -44,6 +45,7 @@ const RESOLVERS: Resolvers[] = [
   cypherResolvers,
   savedQueriesResolvers,
   selectorPreviewResolvers,
+  featuresResolvers,
 ];
 
 /**

@@ -66,6 +66,10 @@ import { createAclStore } from '../db/stores/graphdata/acl-store.js';
 import { createClearDatabaseService } from '../services/graphdata/clear-database.js';
 import { createDataQualityService } from '../services/graphdata/data-quality.js';
 import { createExplanationsService } from '../services/graphdata/explanations.js';
+import { createFeaturesStore } from '../db/stores/app/features-store.js';
+import { createMfaStore } from '../db/stores/identity/mfa-store.js';
+import { createMfaService, mfaIssuer } from '../services/identity/mfa.js';
+import { createFeaturesService, FEATURE } from '../services/app/features.js';
 
 export interface ComposeDeps {
   db: Database;
@@ -121,12 +125,31 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   // Token keys and the JWT key are sealed with a key outside the database (GAS_SECRET_KEY or DATA_DIR/secret.key).
   const keyring = new Keyring({ envKey: config.secretKey, envPrevious: config.secretKeyPrevious, dataDir: config.dataDir });
   const secretsStore = createSecretsStore(db);
-  const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
+  const secrets = createSecretsService({
+    tokens: tokensStore,
+    secrets: secretsStore,
+    mfa: createMfaStore(db),
+    keyring,
+    log: log.child({ module: 'secrets' }),
+  });
   const sessions = createSessionsStore(db);
+  const throttle = createLoginThrottle(createLoginThrottleStore(db), clock);
+  const mfaStore = createMfaStore(db);
+  const mfa = createMfaService({
+    store: mfaStore,
+    users,
+    keyring,
+    throttle,
+    clock,
+    issuer: mfaIssuer(config.rootUrl),
+    enrolmentAllowed: () => features.isEnabled(FEATURE.mfaLogin),
+    log: log.child({ module: 'mfa' }),
+  });
   const identity = await createIdentityService({
     users,
     sessions,
-    throttle: createLoginThrottle(createLoginThrottleStore(db), clock),
+    throttle,
+    secondFactor: (userId, name, otp, ip) => mfa.checkLogin(userId, name, otp, ip),
     principals,
     secrets: secretsStore,
     keyring,
@@ -184,7 +207,13 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   const graph = createGraphService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
   const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons: () => customNodes.icons() });
   const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
-  const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
+  const features = createFeaturesService(createFeaturesStore(db));
+  const search = createSearchService({
+    search: createSearchStore(db),
+    graph: graphStore,
+    edition: config.edition,
+    features: () => features.list(),
+  });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),
@@ -289,6 +318,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     tokens,
     secrets,
     accounts,
+    mfa,
     graph,
     entities,
     search,
@@ -304,10 +334,15 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     assetGroups,
     sso,
     appConfig,
+    features,
     costlyWork: new CostlyWork(config.costlyWork),
     savedQueries,
     prebuiltQueries: createPrebuiltQueriesService(),
-    clearDatabase,
+    // Switched off by the clear_graph_data feature flag.
+    clearDatabase: {
+      ...clearDatabase,
+      clear: async (...a) => (await features.require(FEATURE.clearGraphData, 'clear-database'), clearDatabase.clear(...a)),
+    },
     dataQuality,
     explanations,
     createLoaders: () => createLoaders({ graph: graphStore, events, jobs: collectionJobs }),

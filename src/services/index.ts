@@ -4,7 +4,9 @@ import type { ClearDatabaseService } from './graphdata/clear-database.js';
 import type { DataQualityService } from './graphdata/data-quality.js';
 import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
+import type { MfaService } from './identity/mfa.js';
 import type { AppConfigService } from './app/app-config.js';
+import type { FeaturesService } from './app/features.js';
 import type { AssetGroupsService } from './zones/asset-groups.js';
 import type { ClientsService } from './collectors/clients.js';
 import type { CollectionJobsService } from './collectors/collection-jobs.js';
@@ -42,6 +44,8 @@ export interface Services {
   tokens: TokensService;
   secrets: SecretsService;
   accounts: AccountsService;
+  /** TOTP multi-factor authentication of password users. */
+  mfa: MfaService;
   graph: GraphService;
   /** Entity panels and their lists (issue 12), run on the path index. */
   entities: EntityService;
@@ -64,6 +68,8 @@ export interface Services {
   prebuiltQueries: PrebuiltQueriesService;
   /** Runtime parameters (GET|PUT /api/v2/config). */
   appConfig: AppConfigService;
+  /** Feature flags (GET /api/v2/features, toggles). */
+  features: FeaturesService;
   /** Turns of costly work per caller (large GraphQL documents; the seam for Cypher queries). */
   costlyWork: CostlyWork;
   /** The graph's data as BloodHound users manage it: clearing, data quality, edge explanations. */

@@ -13,6 +13,8 @@ export const identityResolvers: Resolvers = {
     self: (_, __, ctx) => ctx.services.identity.self(ctx.session!),
     user: (_, { id }, ctx) => ctx.services.identity.getUser(userOf(ctx), id),
     users: (_, __, ctx) => ctx.services.identity.listUsers(),
+    mfaStatus: (_, { userId }, ctx) => ctx.services.mfa.status(userOf(ctx), userId),
+    usersMinimal: (_, { filters, sortBy }, ctx) => ctx.services.accounts.listMinimal(filters ?? [], sortBy),
     permission: (_, { id }, ctx) => ctx.services.permissions.get(id),
     permissions: (_, __, ctx) => ctx.services.permissions.list(),
     roles: (_, __, ctx) => ctx.services.permissions.listRoles(),
@@ -27,9 +29,15 @@ export const identityResolvers: Resolvers = {
       return true;
     },
     createUser: (_, { input }, ctx) => ctx.services.identity.createUser(input),
+    acceptEula: (_, __, ctx) => ctx.services.accounts.acceptEula(userOf(ctx)),
+    enrollMfa: (_, { userId, secret }, ctx) => ctx.services.mfa.enrol(userOf(ctx), userId, secret, ctx.clientIp),
+    activateMfa: (_, { userId, otp }, ctx) => ctx.services.mfa.activate(userOf(ctx), userId, otp, ctx.clientIp),
+    disenrollMfa: (_, { userId, secret }, ctx) => ctx.services.mfa.disenrol(userOf(ctx), userId, secret, ctx.clientIp),
   },
   User: {
     roles: async (user, _, ctx) => (await ctx.services.identity.rolesOf([user.id])).get(user.id) ?? [],
+    // Passwords are hashed with scrypt (src/auth/password.ts); BloodHound names its own method (argon2) here.
+    authSecret: (user) => (user.authSecret ? { ...user.authSecret, digestMethod: 'scrypt' } : null),
   },
   Role: {
     permissions: async (role, _, ctx) => (await ctx.services.permissions.permissionsOfRoles([role.id])).get(role.id) ?? [],

@@ -7,8 +7,10 @@ import { data, noContent, route } from '../route.js';
 export const identityRoutes = [
   route('POST', '/api/v2/login', 'login', 'Login', {
     body: 'json',
-    input: { body: z.object({ login_method: z.string().default('secret'), username: z.string(), secret: z.string() }) },
-    variables: ({ body: b }) => ({ input: { loginMethod: b.login_method, username: b.username, secret: b.secret } }),
+    input: {
+      body: z.object({ login_method: z.string().default('secret'), username: z.string(), secret: z.string(), otp: field.string() }),
+    },
+    variables: ({ body: b }) => ({ input: { loginMethod: b.login_method, username: b.username, secret: b.secret, otp: b.otp } }),
     reshape: ({ login }) => data({ user_id: login.userId, session_token: login.sessionToken, auth_expired: login.authExpired }),
   }),
   route('POST', '/api/v2/logout', 'login', 'Logout', { reshape: noContent }),

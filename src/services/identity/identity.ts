@@ -29,6 +29,8 @@ export interface IdentityDeps extends UserServiceDeps {
   keyring: Keyring;
   sessionTtlHours: number;
   throttle: LoginThrottle;
+  /** The second factor of a password sign-in (mfa.ts `checkLogin`): throws when a needed code is missing or wrong. */
+  secondFactor?: (userId: string, principalName: string, otp: string | null | undefined, clientIp: string) => Promise<void>;
 }
 
 export interface LoginResult {
@@ -115,7 +117,10 @@ export async function createIdentityService(deps: IdentityDeps) {
 
   return {
     /** POST /api/v2/login: only the `secret` method exists. */
-    async login(input: { loginMethod: string; username: string; secret: string }, clientIp = 'unknown'): Promise<LoginResult> {
+    async login(
+      input: { loginMethod: string; username: string; secret: string; otp?: string | null },
+      clientIp = 'unknown',
+    ): Promise<LoginResult> {
       if (input.loginMethod.toLowerCase() !== 'secret') {
         throw badRequest(CONTEXT, `Login method ${input.loginMethod.slice(0, 64)} is not supported; use "secret".`);
       }
@@ -133,6 +138,8 @@ export async function createIdentityService(deps: IdentityDeps) {
         await deps.throttle.failed(username, clientIp);
         throw unauthorized(CONTEXT, INVALID_LOGIN);
       }
+      // The password was right; with MFA the sign-in succeeds only with a code (BloodHound's two-step login).
+      await deps.secondFactor?.(user.id, user.principalName, input.otp, clientIp);
       await deps.throttle.succeeded(username, clientIp);
       if (user.isDisabled) throw unauthorized(CONTEXT, 'This user is disabled.');
       const authExpired = !!user.secretExpiresAt && user.secretExpiresAt.getTime() < clock().getTime();
