@@ -23,6 +23,7 @@ import { createGraphQLHandler, graphqlSearchParams, restEngine } from './graphql
 import { prefer } from './prefer.js';
 import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
+import { auditRefusals } from './audit-refusals.js';
 import { securityHeaders } from './security-headers.js';
 import { mountRestRoutes } from './rest-router.js';
 import { cookieSession, mountUi } from './ui/index.js';
@@ -54,6 +55,7 @@ export function buildApp(deps: AppDeps): Express {
   if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
 
   app.use(requestId());
+  app.use(auditRefusals(services.audit));
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));

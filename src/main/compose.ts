@@ -68,6 +68,9 @@ import { createDataQualityService } from '../services/graphdata/data-quality.js'
 import { createExplanationsService } from '../services/graphdata/explanations.js';
 import { createFeaturesStore } from '../db/stores/app/features-store.js';
 import { createMfaStore } from '../db/stores/identity/mfa-store.js';
+import { unitAware } from '../db/unit-of-work.js';
+import { createAuditStore } from '../db/stores/audit/audit-store.js';
+import { createAuditService } from '../services/audit/audit.js';
 import { createMfaService, mfaIssuer } from '../services/identity/mfa.js';
 import { createFeaturesService, FEATURE } from '../services/app/features.js';
 
@@ -118,7 +121,9 @@ export interface ComposedServices {
  * listeners afterwards). The server, the command line, tests and benchmarks all build the service through it.
  */
 export async function composeServices(d: ComposeDeps): Promise<ComposedServices> {
-  const { db, config, log, clock } = d;
+  const { config, log, clock } = d;
+  // Every statement of a unit of work (a mutation and its audit row) joins its transaction (src/db/unit-of-work.ts).
+  const db = unitAware(d.db);
   const users = createUsersStore(db);
   const principals = createPrincipalsStore(db);
   const tokensStore = createTokensStore(db);
@@ -145,10 +150,12 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     enrolmentAllowed: () => features.isEnabled(FEATURE.mfaLogin),
     log: log.child({ module: 'mfa' }),
   });
+  const audit = createAuditService({ store: createAuditStore(db), users, db: d.db, clock, log: log.child({ module: 'audit' }) });
   const identity = await createIdentityService({
     users,
     sessions,
     throttle,
+    audit,
     secondFactor: (userId, name, otp, ip) => mfa.checkLogin(userId, name, otp, ip),
     principals,
     secrets: secretsStore,
@@ -319,6 +326,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     secrets,
     accounts,
     mfa,
+    audit,
     graph,
     entities,
     search,

@@ -5,6 +5,7 @@ import type { DataQualityService } from './graphdata/data-quality.js';
 import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
 import type { MfaService } from './identity/mfa.js';
+import type { AuditService } from './audit/audit.js';
 import type { AppConfigService } from './app/app-config.js';
 import type { FeaturesService } from './app/features.js';
 import type { AssetGroupsService } from './zones/asset-groups.js';
@@ -46,6 +47,8 @@ export interface Services {
   accounts: AccountsService;
   /** TOTP multi-factor authentication of password users. */
   mfa: MfaService;
+  /** The audit log: every mutation and sign-in, written with the change it records. */
+  audit: AuditService;
   graph: GraphService;
   /** Entity panels and their lists (issue 12), run on the path index. */
   entities: EntityService;
