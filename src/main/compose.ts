@@ -298,6 +298,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     bind: createSsoStore,
     rootUrl: config.rootUrl,
     log: log.child({ module: 'sso' }),
+    users,
   });
 
   const accounts = createAccountsService({

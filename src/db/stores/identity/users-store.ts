@@ -73,6 +73,8 @@ update users set eula_accepted = true, eula_accepted_at = coalesce(eula_accepted
 const LIST_MINIMAL = /* SQL */ `-- users.listMinimal
 select u.id, u.principal_name as "principalName", u.email_address as "emailAddress", u.first_name as "firstName",
   u.last_name as "lastName" from users u where not u.is_disabled`;
+const OF_SSO_PROVIDER = /* SQL */ `-- users.ofSsoProvider
+select ${COLUMNS} from users u where u.sso_provider_id = $1 order by u.principal_name`;
 const SSO_USER = /* SQL */ `-- users.ssoUser
 select u.id, u.is_disabled as "isDisabled" from users u
 where u.sso_provider_id = $2 and (lower(u.principal_name) = lower($1) or lower(u.email_address) = lower($1))
@@ -182,6 +184,10 @@ export function createUsersStore(db: Queryable) {
     async setRoles(id: string, roleIds: readonly number[]): Promise<void> {
       await db.execute(CLEAR_ROLES, [id]);
       for (const r of roleIds) await db.execute(ADD_ROLE, [id, r]);
+    },
+    /** The users bound to an SSO provider. */
+    async ofSsoProvider(providerId: number): Promise<UserModel[]> {
+      return (await db.query<UserModel>(OF_SSO_PROVIDER, [providerId])).map((u) => hydrate(u)!);
     },
     /** Records that the user accepted the EULA (the first acceptance's time is kept). */
     async acceptEula(id: string, at: Date): Promise<void> {
