@@ -71,9 +71,13 @@ export async function runInUnit<T>(db: Database, fn: () => Promise<T>, finish: (
   try {
     return await db.tx(async (q) => {
       unit.q = q;
-      const out = await units.run(unit, fn);
-      await finish(q, out);
-      return out;
+      // `finish` inside the unit too: on an embedded PGlite anything it ran on the pool would wait for this
+      // transaction to end, which waits for it.
+      return units.run(unit, async () => {
+        const out = await fn();
+        await finish(q, out);
+        return out;
+      });
     });
   } finally {
     unit.closed = true;

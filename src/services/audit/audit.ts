@@ -146,9 +146,11 @@ export function createAuditService(deps: AuditDeps) {
     /** A change and its audit row in one transaction; a failure is rolled back and recorded on its own. */
     async change<T>(origin: AuditOrigin, what: AuditWhat, fn: () => Promise<T>): Promise<T> {
       const commitId = crypto.randomUUID();
+      // Described before the transaction begins, so it holds the connection no longer than the change needs.
+      const success = await entry(origin, what, 'success', commitId);
       try {
         return await runInUnit(deps.db, fn, async (q) => {
-          await store.insert(await entry(origin, what, 'success', commitId), deps.clock(), q);
+          await store.insert(success, deps.clock(), q);
         });
       } catch (err) {
         await write(await entry(origin, what, 'failure', commitId, failureOf(err)));
