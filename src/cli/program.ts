@@ -48,13 +48,17 @@ export function buildProgram(): Command {
 
   program
     .command('serve')
-    .description('start the HTTP service (REST /api/v2, GraphQL /graphql) and run until SIGINT or SIGTERM')
+    .description('start the HTTP service (REST /api/v2, GraphQL /graphql) and run until SIGINT, SIGTERM or SIGHUP')
     .action(async () => loadServe().serve());
 
   program
     .command('migrate')
     .description('apply database migrations and exit')
     .action(async () => loadData().migrateCommand());
+  program
+    .command('migrate-pglite')
+    .description("move an earlier version's database (PGlite, DATA_DIR/pgdata) into the embedded PostgreSQL, once")
+    .action(async () => loadData().migratePgliteCommand());
 
   const user = program.command('user').description('manage users');
   user

@@ -276,4 +276,26 @@ describe('saved queries in GraphQL', () => {
     });
     expect((await gql('mutation($id: Int!) { deleteSavedQuery(id: $id) }', { id })).body.data.deleteSavedQuery).toBe(true);
   });
+
+  it('tells the owner who a query is shared with (nobody, some users, public), and nobody else', async () => {
+    const other = await userWithRole(t, 'User', 'gql-other');
+    const created = await gql('mutation($i: SavedQueryInput!) { createSavedQuery(input: $i) { id sharedToUserIds } }', {
+      i: { name: 'gql shared', query: 'MATCH (d:Domain) RETURN d' },
+    });
+    const id = created.body.data.createSavedQuery.id;
+    // Never shared: BloodHound's permissions look-up is a 404, the field an empty list.
+    expect(created.body.data.createSavedQuery.sharedToUserIds).toEqual([]);
+    const sharing = await gql('query($id: Int!) { savedQuerySharing(id: $id) { queryId } }', { id });
+    expect(sharing.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    await gql('mutation($id: Int!, $u: [String!]) { shareSavedQuery(id: $id, userIds: $u) { sharedToUserId } }', { id, u: [other.id] });
+    const read = () => gql('query($id: Int!) { savedQuery(id: $id) { sharedToUserIds } }', { id });
+    expect((await read()).body.data.savedQuery.sharedToUserIds).toEqual([other.id]);
+    const theirs = await request(t.app)
+      .post('/graphql')
+      .set('Authorization', `Bearer ${other.jwt}`)
+      .send({ query: '{ savedQueries(scopes: [SHARED]) { queries { name sharedToUserIds } } }' });
+    expect(theirs.body.data.savedQueries.queries).toEqual([{ name: 'gql shared', sharedToUserIds: null }]);
+    await gql('mutation($id: Int!) { shareSavedQuery(id: $id, public: true) { public } }', { id });
+    expect((await read()).body.data.savedQuery.sharedToUserIds).toEqual([]);
+  });
 });

@@ -97,4 +97,50 @@ describe('Cypher', () => {
     await page.waitForFunction(() => Number(document.querySelector('[aria-label="Graph"]')?.getAttribute('data-node-count')) > 0);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it('shares a saved query with one user, who runs it; unsharing takes it away again', async () => {
+    const reader = { username: 'reader', password: 'reader-password-for-tests' };
+    const res = await fetch(`${e.base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${e.t.adminJwt}` },
+      body: JSON.stringify({
+        query: 'mutation ($i: CreateUserInput!) { createUser(input: $i) { id } }',
+        variables: { i: { principalName: reader.username, password: reader.password, role: 'User' } },
+      }),
+    });
+    expect(((await res.json()) as { errors?: unknown }).errors).toBeUndefined();
+    await page.getByRole('textbox', { name: 'Cypher query' }).fill('MATCH (d:Domain) RETURN d');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('Domains for the reader');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save query' }).click();
+    const saved = page.getByRole('list', { name: 'Saved queries' });
+    const share = async (tick: boolean) => {
+      await saved.getByRole('button', { name: 'Share Domains for the reader' }).click();
+      await page.getByRole('menuitem', { name: 'Share with users…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share Domains for the reader' });
+      const box = dialog.getByRole('checkbox', { name: 'reader' });
+      expect(await box.isChecked()).toBe(!tick);
+      await box.setChecked(tick);
+      await dialog.getByRole('button', { name: 'Save sharing' }).click();
+      await dialog.waitFor({ state: 'detached' });
+    };
+    await share(true);
+    await page.getByText('Domains for the reader is shared with 1 user.').waitFor();
+
+    const other = await openSession(e.browser);
+    await signIn(other.page, e.base, reader, '/ui/explore?tab=cypher');
+    const theirs = other.page.getByRole('list', { name: 'Saved queries' });
+    await theirs.getByRole('button', { name: /^Domains for the reader · shared$/ }).click();
+    await other.page.waitForFunction(() => Number(document.querySelector('[aria-label="Graph"]')?.getAttribute('data-node-count')) > 0);
+    // Not theirs to share or delete.
+    expect(await theirs.getByRole('button', { name: 'Delete Domains for the reader' }).count()).toBe(0);
+
+    await share(false);
+    await page.getByText('Domains for the reader is shared with nobody.').waitFor();
+    await other.page.reload();
+    await other.page.getByText(/No saved queries yet/).waitFor();
+    expect(await theirs.getByRole('listitem').count()).toBe(0);
+    expect(other.errors).toEqual([]);
+    await other.context.close();
+  });
 });

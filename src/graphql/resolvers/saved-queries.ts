@@ -1,4 +1,5 @@
 import type { Resolvers } from '../../generated/graphql.js';
+import { AppError } from '../../errors.js';
 import { userOf } from './identity.js';
 
 /** Saved and pre-built queries: each field reads its arguments and calls the saved-queries service with the calling user. */
@@ -27,6 +28,19 @@ export const savedQueriesResolvers: Resolvers = {
       return true;
     },
     importSavedQueries: (_, { file }, ctx) => ctx.services.savedQueries.importFile(userOf(ctx), file),
+  },
+  SavedQuery: {
+    // BloodHound answers an unshared query's permissions with 404; for its owner that simply means nobody.
+    sharedToUserIds: async (q, _, ctx) => {
+      const s = userOf(ctx);
+      if (q.userId !== s.userId) return null;
+      try {
+        return (await ctx.services.savedQueries.sharing(s, q.id)).sharedToUserIds;
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return [];
+        throw err;
+      }
+    },
   },
   SavedQueryFile: {
     base64: (f) => f.data.toString('base64'),

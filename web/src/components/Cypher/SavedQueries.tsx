@@ -5,21 +5,27 @@ import {
   DeleteSavedQueryDocument,
   ExportSavedQueriesDocument,
   ExportSavedQueryDocument,
+  ImportSavedQueriesDocument,
   SavedQueriesDocument,
   ShareSavedQueryDocument,
 } from '../../generated/graphql';
 import { gql } from '../../core/api/client';
 import { downloadBase64, gqlWithFile } from '../../core/api/multipart';
+import { can, useSession } from '../../core/session/session';
 import { ErrorMessage } from '../common/ErrorMessage';
+import { ShareQueryDialog } from './ShareQueryDialog';
 import { Loading } from '../common/Loading';
 
 export const SAVED_KEY = ['saved-queries'] as const;
 
-const IMPORT = 'mutation ImportSavedQueries($file: Upload) { importSavedQueries(file: $file) }';
-
-/** Saved queries: run one, share it (public or private), export it, delete it; import and export files of them. */
+/**
+ * Saved queries: run one, share it (public, private, or with chosen users when the viewer may list them), export
+ * it, delete it; import and export files of them.
+ */
 export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: string): void }) {
   const client = useQueryClient();
+  const canListUsers = can(useSession().data, 'auth/ManageUsers');
+  const [sharing, setSharing] = useState<{ id: number; name: string } | null>(null);
   const [filter, setFilter] = useState('');
   const [message, setMessage] = useState<string | null>(null);
   const file = useRef<HTMLInputElement>(null);
@@ -52,7 +58,7 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
             e.target.value = '';
             if (f)
               act.mutate(async () => {
-                const data = await gqlWithFile<{ importSavedQueries: number }>(IMPORT, 'file', f);
+                const data = await gqlWithFile(ImportSavedQueriesDocument, 'file', f);
                 return `${data.importSavedQueries} quer${data.importSavedQueries === 1 ? 'y' : 'ies'} imported from ${f.name}.`;
               });
           }}
@@ -96,15 +102,18 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
                       className="menu"
                       aria-label={`Sharing of ${q.name}`}
                       onAction={(key) =>
-                        act.mutate(async () => {
-                          const makePublic = key === 'public';
-                          await gql(ShareSavedQueryDocument, { id: q.id, public: makePublic });
-                          return `${q.name} is ${makePublic ? 'public' : 'private'} now.`;
-                        })
+                        key === 'users'
+                          ? setSharing(q)
+                          : act.mutate(async () => {
+                              const makePublic = key === 'public';
+                              await gql(ShareSavedQueryDocument, { id: q.id, public: makePublic });
+                              return `${q.name} is ${makePublic ? 'public' : 'private'} now.`;
+                            })
                       }
                     >
                       <MenuItem id="public">Make public</MenuItem>
                       <MenuItem id="private">Make private</MenuItem>
+                      {canListUsers && <MenuItem id="users">Share with users…</MenuItem>}
                     </Menu>
                   </Popover>
                 </MenuTrigger>
@@ -138,6 +147,17 @@ export function SavedQueries({ userId, onRun }: { userId: string; onRun(query: s
           </li>
         ))}
       </ul>
+      {sharing && (
+        <ShareQueryDialog
+          query={sharing}
+          selfId={userId}
+          onClose={(done) => {
+            setSharing(null);
+            if (done) setMessage(done);
+            void refresh();
+          }}
+        />
+      )}
     </div>
   );
 }

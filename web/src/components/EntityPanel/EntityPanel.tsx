@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { EntityPanelDocument } from '../../generated/graphql';
 import { gql } from '../../core/api/client';
@@ -46,7 +47,7 @@ export function EntityPanel({ objectId, custom, owned, openList, onOpenList, act
           <header>
             <img src={iconImage(icon.icon)} alt="" style={{ background: icon.color }} />
             <div style={{ flex: 1, minWidth: 0 }}>
-              <h2>{node.name}</h2>
+              <h2>{withBreaks(node.name)}</h2>
               <div className="badges">
                 <span className="badge">{entity.kind}</span>
                 {isTierZero(node) && <span className="badge tier0">Tier Zero</span>}
@@ -89,4 +90,14 @@ function Prop({ name, value }: { name: string; value: string }) {
       <dd>{value}</dd>
     </>
   );
+}
+
+/** A name that may break after its `@` and dots before anywhere else (`DOMAIN ADMINS@` over `TESTLAB.LOCAL`). */
+function withBreaks(name: string) {
+  return name.split(/(?<=[@.])/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
 }

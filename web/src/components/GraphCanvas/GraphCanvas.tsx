@@ -182,6 +182,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     run.current?.cancel();
     const graph = buildCanvasGraph(props.graph, props.style, graphRef.current ?? undefined);
     graphRef.current = graph;
+    performance.mark('gas:graph-built');
     // A large result is drawn lean: thin lines without labels or arrowheads, no edge picking pass, edges hidden
     // while the camera moves, no camera animation, and only once its layout is done. Each frame of thousands of
     // edges is costly where WebGL is rendered in software (headless, no GPU), so it is drawn as few times as possible.
@@ -206,6 +207,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     run.current = current;
     const finish = () => {
       if (run.current !== current) return;
+      performance.mark('gas:layout-done');
       if (large) show();
       else s.getCamera().animatedReset({ duration: 200 });
       setDrawn({ nodes: graph.order, edges: graph.size, layout: 'done' });

@@ -3,6 +3,7 @@ import { EdgeCurvedArrowProgram } from '@sigma/edge-curve';
 import { createNodeImageProgram } from '@sigma/node-image';
 import { EdgeArrowProgram, EdgeLineProgram } from 'sigma/rendering';
 import { createNodeCompoundProgram } from 'sigma/rendering';
+import { labelLines } from '../../core/graph/labels';
 
 /**
  * A node: the owned ring outside, the Tier Zero ring inside it, the kind's colour, and the kind's icon on top (each
@@ -46,17 +47,19 @@ export function nodeLabels(colors: () => { label: string; background: string; pa
     const { label, background, panel } = colors();
     const size = settings.labelSize;
     ctx.font = `${bold ? 600 : settings.labelWeight} ${size}px ${settings.labelFont}`;
-    const width = ctx.measureText(data.label).width;
-    const x = data.x - width / 2;
-    const y = data.y + data.size + size + 2;
+    const lines = labelLines(data.label, (t) => ctx.measureText(t).width);
+    const widths = lines.map((t) => ctx.measureText(t).width);
+    const width = Math.max(...widths);
+    const lineHeight = size + 2;
+    const top = data.y + data.size + size + 2;
     ctx.fillStyle = bold ? panel : background;
     ctx.globalAlpha = bold ? 0.95 : 0.75;
     ctx.beginPath();
-    ctx.roundRect(x - 4, y - size, width + 8, size + 6, 3);
+    ctx.roundRect(data.x - width / 2 - 4, top - size, width + 8, lineHeight * (lines.length - 1) + size + 6, 3);
     ctx.fill();
     ctx.globalAlpha = 1;
     ctx.fillStyle = label;
-    ctx.fillText(data.label, x, y);
+    lines.forEach((t, i) => ctx.fillText(t, data.x - widths[i]! / 2, top + i * lineHeight));
   };
   return {
     label: (ctx: CanvasRenderingContext2D, data: LabelData, settings: LabelSettings) => draw(ctx, data, settings, false),

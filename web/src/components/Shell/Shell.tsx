@@ -38,7 +38,7 @@ export function Shell({ user, children }: { user: SessionUser; children: ReactNo
           Log out
         </button>
       </header>
-      <main style={{ minHeight: 0 }}>{children}</main>
+      <main>{children}</main>
     </div>
   );
 }

@@ -1,12 +1,18 @@
+import type { TypedDocumentString } from '../../generated/graphql';
 import { ApiError, CSRF_HEADERS } from './client';
 
 /**
  * A GraphQL mutation with one file variable, sent as a multipart request (the GraphQL multipart request format
  * graphql-yoga reads): `operations`, the `map` of the file to its variable, and the file.
  */
-export async function gqlWithFile<R>(query: string, variable: string, file: File, variables: Record<string, unknown> = {}): Promise<R> {
+export async function gqlWithFile<R, V>(
+  document: TypedDocumentString<R, V>,
+  variable: keyof V & string,
+  file: File,
+  variables: Partial<V> = {},
+): Promise<R> {
   const form = new FormData();
-  form.append('operations', JSON.stringify({ query, variables: { ...variables, [variable]: null } }));
+  form.append('operations', JSON.stringify({ query: document.toString(), variables: { ...variables, [variable]: null } }));
   form.append('map', JSON.stringify({ 0: [`variables.${variable}`] }));
   form.append('0', file, file.name);
   const res = await fetch('/graphql', { method: 'POST', credentials: 'same-origin', headers: { ...CSRF_HEADERS }, body: form });

@@ -7,7 +7,7 @@ import { spawnLayoutWorker, type LayoutDefinition } from '../types';
  */
 export const hierarchicalLayout: LayoutDefinition = {
   id: 'hierarchical',
-  label: 'Sequential (hierarchical)',
+  label: 'Sequential (paths)',
   run(graph) {
     const worker = spawnLayoutWorker();
     let finish!: () => void;
