@@ -58,5 +58,7 @@ const RESOLVERS: Resolvers[] = [
 export function buildSchema(): GraphQLSchema {
   // Guards outermost: a costly field waits for its caller's turn only once the caller is let through.
   // Audit outermost: a mutation its guard refuses is recorded as a failure too.
-  return applyAudit(applyAuthDirectives(applyCostlyTurns(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: RESOLVERS as never }))));
+  return applyAudit(
+    applyAuthDirectives(applyCostlyTurns(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: RESOLVERS as never }))),
+  );
 }
