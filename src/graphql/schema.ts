@@ -3,6 +3,7 @@ import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from '../generated/graphql.js';
+import { applyAudit } from './directives/audit.js';
 import { applyAuthDirectives } from './directives/auth.js';
 import { applyCostlyTurns } from './directives/costly.js';
 import { accountsResolvers } from './resolvers/accounts.js';
@@ -12,6 +13,8 @@ import { commonResolvers } from './resolvers/common.js';
 import { cypherResolvers } from './resolvers/cypher.js';
 import { entitiesResolvers } from './resolvers/entities.js';
 import { enumResolvers } from './resolvers/enums.js';
+import { featuresResolvers } from './resolvers/features.js';
+import { auditResolvers } from './resolvers/audit.js';
 import { datapipeResolvers } from './resolvers/datapipe.js';
 import { graphResolvers } from './resolvers/graph.js';
 import { graphDataResolvers } from './resolvers/graph-data.js';
@@ -50,6 +53,8 @@ const RESOLVERS: Resolvers[] = [
   zoneHistoryResolvers,
   graphSchemaResolvers,
   ingestPostedResolvers,
+  featuresResolvers,
+  auditResolvers,
 ];
 
 /**
@@ -58,5 +63,8 @@ const RESOLVERS: Resolvers[] = [
  */
 export function buildSchema(): GraphQLSchema {
   // Guards outermost: a costly field waits for its caller's turn only once the caller is let through.
-  return applyAuthDirectives(applyCostlyTurns(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: RESOLVERS as never })));
+  // Audit outermost: a mutation its guard refuses is recorded as a failure too.
+  return applyAudit(
+    applyAuthDirectives(applyCostlyTurns(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: RESOLVERS as never }))),
+  );
 }

@@ -24,6 +24,7 @@ import { createGraphQLHandler, graphqlSearchParams, restEngine } from './graphql
 import { prefer } from './prefer.js';
 import { rateLimiter } from './rate-limit.js';
 import { requestId } from './request-id.js';
+import { auditRefusals } from './audit-refusals.js';
 import { securityHeaders } from './security-headers.js';
 import { mountRestRoutes } from './rest-router.js';
 import { cookieSession, mountUi } from './ui/index.js';
@@ -55,6 +56,7 @@ export function buildApp(deps: AppDeps): Express {
   if (config.trustProxy !== false) app.set('trust proxy', config.trustProxy);
 
   app.use(requestId());
+  app.use(auditRefusals(services.audit));
   app.use(urlGuard());
   // GraphiQL runs inline scripts, so no CSP; the other defaults (nosniff, frame options, …) apply everywhere.
   app.use(securityHeaders({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
@@ -93,18 +95,18 @@ export function buildApp(deps: AppDeps): Express {
 
   // BloodHound's API document paths; generated from the route table (public, as BloodHound serves its spec).
   let spec: { json: string; yaml: string } | undefined;
-  const specOf = () => {
+  const specOf = async () => {
     if (!spec) {
-      const doc = openApiDocument(ROUTES, config.rootUrl, services.search.info().serverVersion);
+      const doc = openApiDocument(ROUTES, config.rootUrl, (await services.search.info()).serverVersion);
       spec = { json: JSON.stringify(doc), yaml: openApiYaml(doc) };
     }
     return spec;
   };
-  app.get('/api/v2/spec/openapi.yaml', limiter('GET /api/v2/spec'), (_req, res) => {
-    res.type('application/yaml').send(specOf().yaml);
+  app.get('/api/v2/spec/openapi.yaml', limiter('GET /api/v2/spec'), (_req, res, next) => {
+    specOf().then((s) => res.type('application/yaml').send(s.yaml), next);
   });
-  app.get(['/api/v2/spec', '/api/v2/spec/openapi.json'], limiter('GET /api/v2/spec'), (_req, res) => {
-    res.type('application/json').send(specOf().json);
+  app.get(['/api/v2/spec', '/api/v2/spec/openapi.json'], limiter('GET /api/v2/spec'), (_req, res, next) => {
+    specOf().then((s) => res.type('application/json').send(s.json), next);
   });
 
   const yoga = createGraphQLHandler(deps.schema, contextFactory, log, { corsOrigins: config.corsOrigins });

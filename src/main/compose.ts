@@ -76,6 +76,13 @@ import { createAclStore } from '../db/stores/graphdata/acl-store.js';
 import { createClearDatabaseService } from '../services/graphdata/clear-database.js';
 import { createDataQualityService } from '../services/graphdata/data-quality.js';
 import { createExplanationsService } from '../services/graphdata/explanations.js';
+import { createFeaturesStore } from '../db/stores/app/features-store.js';
+import { createMfaStore } from '../db/stores/identity/mfa-store.js';
+import { unitAware } from '../db/unit-of-work.js';
+import { createAuditStore } from '../db/stores/audit/audit-store.js';
+import { createAuditService } from '../services/audit/audit.js';
+import { createMfaService, mfaIssuer } from '../services/identity/mfa.js';
+import { createFeaturesService, FEATURE } from '../services/app/features.js';
 
 export interface ComposeDeps {
   db: Database;
@@ -117,19 +124,42 @@ export interface ComposedServices {
  * listeners afterwards). The server, the command line, tests and benchmarks all build the service through it.
  */
 export async function composeServices(d: ComposeDeps): Promise<ComposedServices> {
-  const { db, config, log, clock } = d;
+  const { config, log, clock } = d;
+  // Every statement of a unit of work (a mutation and its audit row) joins its transaction (src/db/unit-of-work.ts).
+  const db = unitAware(d.db);
   const users = createUsersStore(db);
   const principals = createPrincipalsStore(db);
   const tokensStore = createTokensStore(db);
   // Token keys and the JWT key are sealed with a key outside the database (GAS_SECRET_KEY or DATA_DIR/secret.key).
   const keyring = new Keyring({ envKey: config.secretKey, envPrevious: config.secretKeyPrevious, dataDir: config.dataDir });
   const secretsStore = createSecretsStore(db);
-  const secrets = createSecretsService({ tokens: tokensStore, secrets: secretsStore, keyring, log: log.child({ module: 'secrets' }) });
+  const secrets = createSecretsService({
+    tokens: tokensStore,
+    secrets: secretsStore,
+    mfa: createMfaStore(db),
+    keyring,
+    log: log.child({ module: 'secrets' }),
+  });
   const sessions = createSessionsStore(db);
+  const throttle = createLoginThrottle(createLoginThrottleStore(db), clock);
+  const mfaStore = createMfaStore(db);
+  const mfa = createMfaService({
+    store: mfaStore,
+    users,
+    keyring,
+    throttle,
+    clock,
+    issuer: mfaIssuer(config.rootUrl),
+    enrolmentAllowed: () => features.isEnabled(FEATURE.mfaLogin),
+    log: log.child({ module: 'mfa' }),
+  });
+  const audit = createAuditService({ store: createAuditStore(db), users, db: d.db, clock, log: log.child({ module: 'audit' }) });
   const identity = await createIdentityService({
     users,
     sessions,
-    throttle: createLoginThrottle(createLoginThrottleStore(db), clock),
+    throttle,
+    audit,
+    secondFactor: (userId, name, otp, ip) => mfa.checkLogin(userId, name, otp, ip),
     principals,
     secrets: secretsStore,
     keyring,
@@ -188,7 +218,13 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   });
   const entities = createEntityService({ store: graphStore, index: graphIndex, nodes, icons });
   const cypher = createCypherService({ index: graphIndex, store: graphStore, nodes, tags: createTagMembersStore(db) });
-  const search = createSearchService({ search: createSearchStore(db), graph: graphStore, edition: config.edition });
+  const features = createFeaturesService(createFeaturesStore(db));
+  const search = createSearchService({
+    search: createSearchStore(db),
+    graph: graphStore,
+    edition: config.edition,
+    features: () => features.list(),
+  });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),
@@ -271,6 +307,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     bind: createSsoStore,
     rootUrl: config.rootUrl,
     log: log.child({ module: 'sso' }),
+    users,
   });
 
   const accounts = createAccountsService({
@@ -298,6 +335,8 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     tokens,
     secrets,
     accounts,
+    mfa,
+    audit,
     graph,
     entities,
     search,
@@ -314,10 +353,15 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     legacyAssetGroups,
     sso,
     appConfig,
+    features,
     costlyWork: new CostlyWork(config.costlyWork),
     savedQueries,
     prebuiltQueries: createPrebuiltQueriesService(),
-    clearDatabase,
+    // Switched off by the clear_graph_data feature flag.
+    clearDatabase: {
+      ...clearDatabase,
+      clear: async (...a) => (await features.require(FEATURE.clearGraphData, 'clear-database'), clearDatabase.clear(...a)),
+    },
     dataQuality,
     explanations,
     graphSchema: createGraphSchemaService({

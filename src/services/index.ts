@@ -4,12 +4,15 @@ import type { ClearDatabaseService } from './graphdata/clear-database.js';
 import type { DataQualityService } from './graphdata/data-quality.js';
 import type { ExplanationsService } from './graphdata/explanations.js';
 import type { AccountsService } from './identity/accounts.js';
+import type { MfaService } from './identity/mfa.js';
+import type { AuditService } from './audit/audit.js';
 import type { AppConfigService } from './app/app-config.js';
 import type { LegacyAssetGroupsService } from './zones/legacy-asset-groups.js';
 import type { GraphSchemaService } from './graphdata/graph-schema.js';
 import type { JobLogs } from './collectors/job-log.js';
 import type { Kennel } from './collectors/kennel.js';
 import type { RecordedAssetGroupsService } from './zones/tag-history.js';
+import type { FeaturesService } from './app/features.js';
 import type { ClientsService } from './collectors/clients.js';
 import type { CollectionJobsService } from './collectors/collection-jobs.js';
 import type { CollectorFiles } from './collectors/collector-files.js';
@@ -46,6 +49,10 @@ export interface Services {
   tokens: TokensService;
   secrets: SecretsService;
   accounts: AccountsService;
+  /** TOTP multi-factor authentication of password users. */
+  mfa: MfaService;
+  /** The audit log: every mutation and sign-in, written with the change it records. */
+  audit: AuditService;
   graph: GraphService;
   /** Entity panels and their lists (issue 12), run on the path index. */
   entities: EntityService;
@@ -71,6 +78,8 @@ export interface Services {
   prebuiltQueries: PrebuiltQueriesService;
   /** Runtime parameters (GET|PUT /api/v2/config). */
   appConfig: AppConfigService;
+  /** Feature flags (GET /api/v2/features, toggles). */
+  features: FeaturesService;
   /** Turns of costly work per caller (large GraphQL documents; the seam for Cypher queries). */
   costlyWork: CostlyWork;
   /** The graph's data as BloodHound users manage it: clearing, data quality, edge explanations. */

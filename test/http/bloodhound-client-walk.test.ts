@@ -9,7 +9,6 @@ import { useTestApp } from '../helpers/app';
  * says why). A 404 for an unknown id is fine: the route exists. Nothing may answer 500.
  */
 const NOT_SERVED: Record<string, string> = {
-  'GET /api/v2/audit': 'audit log not kept yet',
   'GET /api/v2/meta-trees/{id}': 'Enterprise analysis (meta trees)',
   'GET /api/v2/meta-nodes/{id}': 'Enterprise analysis (meta nodes)',
   'GET /api/v2/meta/{id}': 'Enterprise analysis (meta nodes)',
@@ -22,11 +21,6 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/domains/{id}/attack-path-findings': 'Enterprise attack-path findings',
   'GET /api/v2/sso-providers/{id}/signing-certificate': 'SAML signing certificate: with the SAML service provider keys',
   'POST /api/v2/sso-providers/oidc': 'OIDC login has its own issue',
-  'POST /api/v2/bloodhound-users/{id}/mfa': 'MFA has its own issue',
-  'DELETE /api/v2/bloodhound-users/{id}/mfa': 'MFA has its own issue',
-  'GET /api/v2/bloodhound-users/{id}/mfa-activation': 'MFA has its own issue',
-  'POST /api/v2/bloodhound-users/{id}/mfa-activation': 'MFA has its own issue',
-  'PUT /api/v2/accept-eula': 'Enterprise EULA',
   'PUT /api/v2/fed-eula/accept': 'Enterprise FedRAMP EULA',
   'GET /api/v2/fed-eula/status': 'Enterprise FedRAMP EULA',
   'GET /api/v2/fed-eula/text': 'Enterprise FedRAMP EULA',
@@ -34,11 +28,10 @@ const NOT_SERVED: Record<string, string> = {
   'GET /api/v2/findings/{id}': 'Enterprise attack-path findings',
   'GET /api/v2/attack-paths/finding-trends': 'Enterprise posture',
   'GET /api/v2/posture-history/{id}': 'Enterprise posture',
-  'GET /api/v2/bloodhound-users-minimal': 'accounts API: with identity',
 };
 
 /** Calls answered today; see the test below. */
-const WORKING_FLOOR = 210;
+const WORKING_FLOOR = 217;
 
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'bloodhound-client', 'routes.txt');
 const CALLS = fs

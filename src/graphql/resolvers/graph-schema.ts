@@ -1,5 +1,4 @@
 import type { Resolvers } from '../../generated/graphql.js';
-import { forbidden, notFound } from '../../errors.js';
 import { DOG_TAGS } from '../../services/app/dog-tags.js';
 
 /** OpenGraph's schema API, the client's edge types and dog tags, kennel manifests and job logs. */
@@ -22,13 +21,6 @@ export const graphSchemaResolvers: Resolvers = {
     deleteGraphExtension: async (_, { id }, ctx) => {
       await ctx.services.graphSchema.remove(id);
       return true;
-    },
-    toggleFeatureFlag: (_, { id }, ctx) => {
-      const flag = ctx.services.search.info().features.find((f) => f.id === id);
-      if (!flag) throw notFound('features', `No feature flag has id ${id}.`);
-      // BloodHound refuses flags that are not user updatable the same way.
-      if (!flag.userUpdatable) throw forbidden('features', `The feature flag ${flag.key} is not user updatable.`);
-      throw forbidden('features', `The feature flag ${flag.key} cannot be switched here.`);
     },
   },
   CollectionJob: {

@@ -47,4 +47,18 @@ export const user = (u: UserFieldsFragment & { roles?: RoleResult[] }) => ({
   created_at: u.createdAt,
   updated_at: u.updatedAt,
   roles: (u.roles ?? []).map(role),
+  eula_accepted: u.eulaAccepted,
+  sso_provider_id: u.ssoProviderId ?? null,
+  // BloodHound's deprecated name for the SAML binding; our bindings are all sso_provider_id.
+  saml_provider_id: null,
+  AuthSecret: u.authSecret
+    ? {
+        id: u.authSecret.id,
+        digest_method: u.authSecret.digestMethod,
+        expires_at: u.authSecret.expiresAt,
+        totp_activated: u.authSecret.totpActivated,
+        created_at: u.authSecret.createdAt,
+        updated_at: u.authSecret.updatedAt,
+      }
+    : null,
 });

@@ -162,11 +162,6 @@ export const graphSchemaRoutes = [
       headers: { 'Content-Disposition': `attachment; filename="${d.fileName}"` },
     }),
   }),
-  route('PUT', '/api/v2/features/:feature_id/toggle', 'features', 'ToggleFeatureFlag', {
-    input: { params: z.object({ feature_id: intText(1) }) },
-    variables: ({ params }) => ({ id: params.feature_id }),
-    reshape: () => ({ status: 200, body: {} }),
-  }),
   route('GET', '/api/v2/jobs/:job_id/log', 'jobs', 'GetJobLog', {
     input: { params: z.object({ job_id: intText(1) }) },
     variables: ({ params }) => ({ id: params.job_id }),

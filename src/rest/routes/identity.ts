@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { field, intText } from '../params.js';
+import * as adminShape from '../reshape/admin.js';
 import * as shape from '../reshape/identity.js';
 import { data, noContent, route } from '../route.js';
 
@@ -7,8 +8,10 @@ import { data, noContent, route } from '../route.js';
 export const identityRoutes = [
   route('POST', '/api/v2/login', 'login', 'Login', {
     body: 'json',
-    input: { body: z.object({ login_method: z.string().default('secret'), username: z.string(), secret: z.string() }) },
-    variables: ({ body: b }) => ({ input: { loginMethod: b.login_method, username: b.username, secret: b.secret } }),
+    input: {
+      body: z.object({ login_method: z.string().default('secret'), username: z.string(), secret: z.string(), otp: field.string() }),
+    },
+    variables: ({ body: b }) => ({ input: { loginMethod: b.login_method, username: b.username, secret: b.secret, otp: b.otp } }),
     reshape: ({ login }) => data({ user_id: login.userId, session_token: login.sessionToken, auth_expired: login.authExpired }),
   }),
   route('POST', '/api/v2/logout', 'login', 'Logout', { reshape: noContent }),
@@ -40,5 +43,21 @@ export const identityRoutes = [
   }),
   route('GET', '/api/v2/permissions', 'permissions', 'ListPermissions', {
     reshape: ({ permissions }) => data({ permissions: permissions.map(shape.permission) }),
+  }),
+  // BloodHound's SAML routes deprecated since its v6.4.0, answered as it still answers them.
+  route('GET', '/api/v2/saml', 'saml', 'ListSamlProviders', {
+    deprecatedBy: '/api/v2/sso-providers',
+    reshape: ({ samlProviders }) => data({ saml_providers: samlProviders.map(adminShape.samlProvider) }),
+  }),
+  route('GET', '/api/v2/saml/sso', 'saml', 'ListSamlSignOnEndpoints', {
+    deprecatedBy: '/api/v2/sso-providers',
+    reshape: ({ samlSignOnEndpoints }) =>
+      data({ endpoints: samlSignOnEndpoints.map((e) => ({ name: e.name, initiation_url: e.initiationUrl })) }),
+  }),
+  route('DELETE', '/api/v2/saml/providers/:saml_provider_id', 'saml', 'DeleteSamlProvider', {
+    deprecatedBy: '/api/v2/sso-providers/{sso_provider_id}',
+    input: { params: z.object({ saml_provider_id: intText(1) }) },
+    variables: ({ params }) => ({ id: params.saml_provider_id }),
+    reshape: ({ deleteSamlProvider }) => data({ affected_users: deleteSamlProvider.map(shape.user) }),
   }),
 ];

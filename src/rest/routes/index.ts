@@ -1,5 +1,6 @@
 import type { RestRoute } from '../route.js';
 import { accountRoutes } from './accounts.js';
+import { auditRoutes } from './audit.js';
 import { aliasRoutes, jobListRoutes, roleRoutes } from './aliases.js';
 import { adminRoutes } from './admin.js';
 import { collectorRoutes } from './collectors.js';
@@ -24,6 +25,7 @@ const DECLARED: RestRoute[] = [
   ...collectorRoutes,
   ...adminRoutes,
   ...accountRoutes,
+  ...auditRoutes,
   ...savedQueryRoutes,
   ...selectorPreviewRoutes,
 ];

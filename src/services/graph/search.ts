@@ -1,3 +1,4 @@
+import type { FeatureFlagModel } from '../../db/stores/app/features-store.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { primaryKind } from '../../graph/kinds.js';
@@ -16,7 +17,13 @@ const KIND = /^[A-Za-z0-9_]{1,64}$/;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Search by name or object id, and the graph's inventories: where an analyst starts. */
-export function createSearchService(deps: { search: SearchStore; graph: GraphStore; edition: EditionValue }) {
+export function createSearchService(deps: {
+  search: SearchStore;
+  graph: GraphStore;
+  edition: EditionValue;
+  /** The feature flags as they stand (the features service). */
+  features: () => Promise<FeatureFlagModel[]>;
+}) {
   const { search, graph } = deps;
   return {
     async search(
@@ -62,47 +69,11 @@ export function createSearchService(deps: { search: SearchStore; graph: GraphSto
 
     kinds: (category: 'NODE' | 'EDGE') => search.kinds(category),
 
-    info() {
-      return { apiVersion: 'v2', serverVersion: serverVersion(), edition: deps.edition, features: FEATURES };
+    async info() {
+      return { apiVersion: 'v2', serverVersion: serverVersion(), edition: deps.edition, features: await deps.features() };
     },
   };
 }
-
-/** Feature flags as BloodHound lists them; none can be switched here (they describe what this service does). */
-const FEATURES = [
-  {
-    id: 1,
-    key: 'entity_panel_cache',
-    name: 'Entity panel cache',
-    description: 'Entity lists are computed on the in-memory path index.',
-    enabled: true,
-    userUpdatable: false,
-  },
-  {
-    id: 2,
-    key: 'adcs',
-    name: 'ADCS',
-    description: 'Active Directory Certificate Services nodes and edges.',
-    enabled: true,
-    userUpdatable: false,
-  },
-  {
-    id: 3,
-    key: 'tier_management_engine',
-    name: 'Tier management',
-    description: 'Asset group tags and selectors.',
-    enabled: true,
-    userUpdatable: false,
-  },
-  {
-    id: 4,
-    key: 'clear_graph_data',
-    name: 'Clear graph data',
-    description: 'Graph data can be deleted.',
-    enabled: true,
-    userUpdatable: false,
-  },
-];
 
 export type SearchService = ReturnType<typeof createSearchService>;
 

@@ -6,6 +6,7 @@ import { createUsersStore, type AccountModel, type UserModel } from '../../db/st
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors.js';
 import type { UserServiceDeps } from './identity.js';
 import { requireText, requireUuid } from '../common/validate.js';
+import { createMinimalUsers } from './minimal-users.js';
 
 export interface AccountsDeps extends UserServiceDeps {
   sso: SsoStore;
@@ -159,6 +160,15 @@ export function createAccountsService(deps: AccountsDeps) {
       }
       await users.setSsoProvider(target.id, providerId);
       return { providerId };
+    },
+
+    /** GET /api/v2/bloodhound-users-minimal: enabled users' names and ids, filtered and sorted as BloodHound's. */
+    listMinimal: createMinimalUsers(users),
+
+    /** PUT /api/v2/accept-eula: the caller accepts the EULA; BloodHound's `eula_accepted` reads true from then on. */
+    async acceptEula(session: UserSession): Promise<UserModel> {
+      await users.acceptEula(session.userId, clock());
+      return (await users.get(session.userId))!;
     },
 
     /** The account row for administration (includes whether it signs in by password or SSO). */

@@ -13,6 +13,8 @@ import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../e
 import type { Logger } from '../../logger.js';
 import { requireText, requireUuid } from '../common/validate.js';
 import type { LoginThrottle } from './login-throttle.js';
+import type { AuditService } from '../audit/audit.js';
+import { currentScope } from '../../scope.js';
 
 /** What the services over user accounts (this one and accounts.ts) need. */
 export interface UserServiceDeps {
@@ -29,6 +31,10 @@ export interface IdentityDeps extends UserServiceDeps {
   keyring: Keyring;
   sessionTtlHours: number;
   throttle: LoginThrottle;
+  /** The second factor of a password sign-in (mfa.ts `checkLogin`): throws when a needed code is missing or wrong. */
+  /** The audit log: every sign-in attempt is recorded. */
+  audit?: Pick<AuditService, 'change' | 'record'>;
+  secondFactor?: (userId: string, principalName: string, otp: string | null | undefined, clientIp: string) => Promise<void>;
 }
 
 export interface LoginResult {
@@ -113,30 +119,67 @@ export async function createIdentityService(deps: IdentityDeps) {
     });
   }
 
+  /** The checks of a password sign-in, in BloodHound's order; `seen` learns the user once the name is known. */
+  async function checkLogin(
+    input: { loginMethod: string; username: string; secret: string; otp?: string | null },
+    clientIp: string,
+    seen: (u: UserModel) => void,
+  ): Promise<{ user: UserModel; authExpired: boolean }> {
+    if (input.loginMethod.toLowerCase() !== 'secret') {
+      throw badRequest(CONTEXT, `Login method ${input.loginMethod.slice(0, 64)} is not supported; use "secret".`);
+    }
+    const username = requireText(CONTEXT, 'username', input.username, 256);
+    if (!input.secret) throw badRequest(CONTEXT, 'secret is required.');
+    if (input.secret.length > 1024) throw badRequest(CONTEXT, 'secret is longer than 1024 characters.');
+    // Checked before any hashing: a locked attempt costs the server one query (login-throttle.ts).
+    await deps.throttle.check(username, clientIp);
+    const user = await users.getByName(username);
+    if (user) seen(user);
+    // Hash even for unknown users so response time does not reveal which user names exist.
+    const ok = user?.secretDigest
+      ? await verifyPassword(input.secret, user.secretDigest)
+      : (await verifyPassword(input.secret, DUMMY_DIGEST), false);
+    if (!user || !ok) {
+      await deps.throttle.failed(username, clientIp);
+      throw unauthorized(CONTEXT, INVALID_LOGIN);
+    }
+    // The password was right; with MFA the sign-in succeeds only with a code (BloodHound's two-step login).
+    await deps.secondFactor?.(user.id, user.principalName, input.otp, clientIp);
+    await deps.throttle.succeeded(username, clientIp);
+    if (user.isDisabled) throw unauthorized(CONTEXT, 'This user is disabled.');
+    return { user, authExpired: !!user.secretExpiresAt && user.secretExpiresAt.getTime() < clock().getTime() };
+  }
+
   return {
     /** POST /api/v2/login: only the `secret` method exists. */
-    async login(input: { loginMethod: string; username: string; secret: string }, clientIp = 'unknown'): Promise<LoginResult> {
-      if (input.loginMethod.toLowerCase() !== 'secret') {
-        throw badRequest(CONTEXT, `Login method ${input.loginMethod.slice(0, 64)} is not supported; use "secret".`);
+    async login(
+      input: { loginMethod: string; username: string; secret: string; otp?: string | null },
+      clientIp = 'unknown',
+    ): Promise<LoginResult> {
+      // Every attempt is audited (BloodHound's LoginAttempt): a success in the session's own transaction.
+      const origin = { session: null, requestId: currentScope()?.requestId ?? '', clientIp };
+      const what = (actor?: { id: string; name: string; email?: string | null }) => ({
+        action: 'LoginAttempt',
+        fields: { username: String(input.username ?? '').slice(0, 256), login_method: String(input.loginMethod ?? '').slice(0, 64) },
+        actor,
+      });
+      let found: UserModel | undefined;
+      try {
+        const { user, authExpired } = await checkLogin(input, clientIp, (u) => (found = u));
+        const actor = { id: user.id, name: user.principalName, email: user.emailAddress };
+        const start = () => startSession(user.id, 'secret');
+        const session = deps.audit ? await deps.audit.change(origin, what(actor), start) : await start();
+        return { ...session, authExpired };
+      } catch (err) {
+        await deps.audit?.record(
+          origin,
+          what(found && { id: found.id, name: found.principalName, email: found.emailAddress }),
+          'failure',
+          undefined,
+          err,
+        );
+        throw err;
       }
-      const username = requireText(CONTEXT, 'username', input.username, 256);
-      if (!input.secret) throw badRequest(CONTEXT, 'secret is required.');
-      if (input.secret.length > 1024) throw badRequest(CONTEXT, 'secret is longer than 1024 characters.');
-      // Checked before any hashing: a locked attempt costs the server one query (login-throttle.ts).
-      await deps.throttle.check(username, clientIp);
-      const user = await users.getByName(username);
-      // Hash even for unknown users so response time does not reveal which user names exist.
-      const ok = user?.secretDigest
-        ? await verifyPassword(input.secret, user.secretDigest)
-        : (await verifyPassword(input.secret, DUMMY_DIGEST), false);
-      if (!user || !ok) {
-        await deps.throttle.failed(username, clientIp);
-        throw unauthorized(CONTEXT, INVALID_LOGIN);
-      }
-      await deps.throttle.succeeded(username, clientIp);
-      if (user.isDisabled) throw unauthorized(CONTEXT, 'This user is disabled.');
-      const authExpired = !!user.secretExpiresAt && user.secretExpiresAt.getTime() < clock().getTime();
-      return { ...(await startSession(user.id, 'secret')), authExpired };
     },
 
     /** A session for a user someone else authenticated (the SAML callback, after validating the assertion). */

@@ -3,6 +3,8 @@ import type { SecretsStore } from '../../db/stores/identity/secrets-store.js';
 import type { TokensStore } from '../../db/stores/identity/tokens-store.js';
 import type { Logger } from '../../logger.js';
 import { tokenKeyAad } from './tokens.js';
+import type { MfaStore } from '../../db/stores/identity/mfa-store.js';
+import { mfaSecretAad } from './mfa.js';
 
 /** Associated data of a sealed app secret: the value opens only under its own name. */
 export const appSecretAad = (name: string) => `app_secrets.value:${name}`;
@@ -10,6 +12,8 @@ export const appSecretAad = (name: string) => `app_secrets.value:${name}`;
 export interface SecretsDeps {
   tokens: TokensStore;
   secrets: SecretsStore;
+  /** TOTP secrets of users with MFA. */
+  mfa?: MfaStore;
   keyring: Keyring;
   log: Logger;
 }
@@ -46,6 +50,11 @@ export function createSecretsService(deps: SecretsDeps) {
         value: r.value,
         aad: appSecretAad(r.name),
         set: (v: string) => deps.secrets.set(r.name, r.value, v),
+      })),
+      ...(deps.mfa ? await deps.mfa.all() : []).map((r) => ({
+        value: r.secret,
+        aad: mfaSecretAad(r.user_id),
+        set: (v: string) => deps.mfa!.set(r.user_id, r.secret, v),
       })),
     ];
     for (const row of rows) {

@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/pool.js';
 import type { AutoProvision, SamlProviderModel, SsoProviderModel, SsoStore } from '../../db/stores/identity/sso-store.js';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import type { UserModel, UsersStore } from '../../db/stores/identity/users-store.js';
 import type { IdentityService, LoginResult } from './identity.js';
 import { certificatePem, parseIdpMetadata } from './saml-metadata.js';
 
@@ -38,6 +39,8 @@ export interface SsoDeps {
   bind: (q: Queryable) => SsoStore;
   rootUrl: string;
   log: Logger;
+  /** The users bound to a provider (deleting one answers them). */
+  users: Pick<UsersStore, 'ofSsoProvider'>;
 }
 
 const slugOf = (name: string) =>
@@ -201,6 +204,19 @@ export function createSsoService(deps: SsoDeps) {
         const type = p.type as SsoProviderTypeValue;
         return { ...p, type, loginUri: u.spSsoUri, callbackUri: u.spAcsUri, details: details ? view(details) : null };
       });
+    },
+
+    /**
+     * BloodHound's deprecated DELETE /api/v2/saml/providers/{id}, by the SAML provider's id: the users bound to it
+     * (they stay, with no provider) are answered. Not the provider you signed in with (409, as BloodHound).
+     */
+    async deleteSaml(samlId: number, callerProviderId: number | null): Promise<UserModel[]> {
+      const saml = await store.samlById(samlId);
+      if (!saml) throw notFound(CONTEXT, 'The requested SAML provider could not be found.');
+      if (callerProviderId === saml.ssoProviderId) throw conflict(CONTEXT, 'user may not delete their own SSO auth provider');
+      const affected = await deps.users.ofSsoProvider(saml.ssoProviderId);
+      if (!(await store.deleteSso(saml.ssoProviderId))) throw notFound(CONTEXT, 'The requested SAML provider could not be found.');
+      return affected;
     },
 
     /** Deletes a provider with its SAML settings; users it created stay (with no provider). */
