@@ -34,7 +34,7 @@ export async function cypherBench(): Promise<Record<string, unknown>> {
   const azureUsers = smoke ? 50 : tier.azureUsers;
   const runs = smoke ? 1 : Number(process.env.BENCH_CYPHER_RUNS ?? 5);
   const pairsWanted = smoke ? 5 : Number(process.env.BENCH_CYPHER_PAIRS ?? 50);
-  const store = await keptDatabase(`cypher_tier_${smoke ? 'smoke' : tierName}`);
+  const store = await keptDatabase(`cypher_tier_${smoke ? 'smoke' : tierName.toLowerCase()}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-cypher-'));
   const composed = await benchService(store, benchConfig());
   try {

@@ -86,6 +86,30 @@ describe('plan', () => {
     expect(plan.steps[1]).toMatchObject({ kind: 'filter' }); // the WHERE, as soon as g is bound
     expect(plan.steps[2]).toMatchObject({ kind: 'expand', from: { name: 'g' }, to: { name: 'u' }, direction: 'in', backwards: true });
   });
+
+  const matchOf = (text: string) => {
+    const q = toModel(parseText(text));
+    return q.parts[0]!.clauses[0]! as Extract<(typeof q.parts)[0]['clauses'][0], { kind: 'match' }>;
+  };
+  const stats = (share: Record<string, number>) => ({
+    nodeCount: () => 100_000,
+    labelCount: (l: string) => ({ Group: 5000, Tag_Tier_Zero: 250 })[l] ?? 100_000,
+    canLookUp: () => false,
+    selectivity: (n: { name: string }) => share[n.name],
+  });
+
+  it('starts at the end its WHERE narrows most, not at the smaller label', () => {
+    const m = matchOf("MATCH (g:Group)-[:MemberOf]->(t:Tag_Tier_Zero) WHERE g.objectid ENDS WITH '-513' RETURN t");
+    expect(planMatch(m.patterns, m.where, new Set(), stats({ g: 0.0005 })).steps[0]).toMatchObject({ kind: 'node', node: { name: 'g' } });
+    expect(planMatch(m.patterns, m.where, new Set(), stats({ g: 0.5 })).steps[0]).toMatchObject({ kind: 'node', node: { name: 't' } });
+  });
+
+  it("checks a shortest path's far end against the WHERE as the search reaches it", () => {
+    const m = matchOf("MATCH p = shortestPath((s:User)-[*1..]->(t:Group)) WHERE s.hasspn = true AND t.objectid ENDS WITH '-512' RETURN p");
+    const plan = planMatch(m.patterns, m.where, new Set(), stats({ t: 0.001, s: 0.05 }));
+    expect(plan.steps.map((s) => s.kind)).toEqual(['node', 'filter', 'shortest', 'path']);
+    expect(plan.steps[2]).toMatchObject({ kind: 'shortest', from: { name: 't' }, to: { name: 's' }, toFilters: [{ kind: 'binary' }] });
+  });
 });
 
 describe('execute', () => {

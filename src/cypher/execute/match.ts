@@ -251,7 +251,7 @@ function* shortest(
     maxDepth: range.max ?? ctx.budget.limits.maxUnboundedHops,
     minDepth: range.min,
     all: step.all,
-    accept: (node) => nodeMatchesSync(step.to.pattern, node, row, ctx),
+    accept: (node) => nodeMatchesSync(step.to.pattern, node, row, ctx) && filtersPass(step.toFilters, step.to.name, node, row, ctx),
     relOk: (r) => !used.includes(r.id) && relMatchesSync(rel.pattern, r, row, ctx),
     plainRels: !rel.pattern.properties && !rel.pattern.where && used.length === 0,
   });
@@ -263,6 +263,14 @@ function* shortest(
     if (target === undefined) next[step.to.name] = new NodeV(f.end);
     yield* stepAt(plan, i + 1, next, used, ctx);
   }
+}
+
+/** WHERE parts on a shortest path's far end, for one candidate end (data still to load throws NeedData). */
+function filtersPass(filters: Expr[], name: string, node: number, row: Row, ctx: ExecContext): boolean {
+  if (!filters.length) return true;
+  const inner = { ...row, [name]: new NodeV(node) };
+  for (const f of filters) if (evaluate(f, inner, ctx) !== true) return false;
+  return true;
 }
 
 /** The synchronous checks of a search's callbacks: data still to load is waited for by the search itself. */

@@ -6,6 +6,7 @@ import { Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { PATTERN_PATH, truth } from './eval.js';
 import { runMatch } from './match.js';
 import { create } from './create.js';
+import { selectivity } from './estimate.js';
 import { columnsOf, evalWaiting, isUserVariable, project } from './projection.js';
 import { keyOf, type Value } from './values.js';
 
@@ -159,6 +160,7 @@ function statsOf(ctx: ExecContext): GraphStats {
     nodeCount: () => g.nodeCount(),
     labelCount: (l) => g.labelCount(l),
     canLookUp: (key) => g.nodesByProperty !== undefined && (key === 'objectid' || key === 'name'),
+    selectivity: (node, filters) => selectivity(node, filters, ctx),
   };
 }
 
