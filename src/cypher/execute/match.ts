@@ -2,7 +2,7 @@ import type { Expr, NodePattern, RelPattern } from '../model/ast.js';
 import { runtimeError } from '../errors.js';
 import { NeedData, type Step as GraphStep } from '../graph/graph.js';
 import type { MatchPlan, PartSlots, RelSlot, Step } from '../plan/plan.js';
-import { PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
+import { extend, PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { evaluate, labelMatch } from './eval.js';
 import { shortestSearch } from './shortest.js';
 import { equals, isMap, NodeV, PathV, RelV, type Value } from './values.js';
@@ -67,7 +67,7 @@ function* stepAt(plan: MatchPlan, i: number, row: Row, used: number[], ctx: Exec
       return;
     case 'path': {
       const path = buildPath(step.part, row);
-      yield* stepAt(plan, i + 1, { ...row, [step.name]: path }, used, ctx);
+      yield* stepAt(plan, i + 1, extend(row, step.name, path), used, ctx);
       return;
     }
   }
@@ -82,13 +82,50 @@ function* bindNode(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'node
     if (yield* nodeMatches(step.node.pattern, bound.id, row, ctx)) yield* stepAt(plan, i + 1, row, used, ctx);
     return;
   }
+  const plain = plainNode(step.node.pattern);
   for (const id of yield* candidates(step, row, ctx)) {
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
-    if (!(yield* nodeMatches(step.node.pattern, id, row, ctx))) continue;
-    yield* stepAt(plan, i + 1, { ...row, [name]: new NodeV(id) }, used, ctx);
+    if (plain ? !labelsMatch(step.node.pattern, id, ctx) : !(yield* nodeMatches(step.node.pattern, id, row, ctx))) continue;
+    const next = extend(row, name, new NodeV(id));
+    const j = passFilters(plan, i + 1, next, ctx);
+    if (j < 0) continue;
+    if (j === plan.steps.length) yield next;
+    else yield* stepAt(plan, j, next, used, ctx);
   }
 }
+
+/**
+ * The filter steps from `i` on, run at once on a row just bound (most rows of a scan fail one): the index of the
+ * next step to run, -1 when a filter rejects the row. A filter whose data is still loading is left to `stepAt`,
+ * which waits for it.
+ */
+function passFilters(plan: MatchPlan, i: number, row: Row, ctx: ExecContext): number {
+  const steps = plan.steps;
+  for (; i < steps.length; i++) {
+    const step = steps[i]!;
+    if (step.kind !== 'filter') return i;
+    let v: Value;
+    try {
+      v = evaluate(step.expr, row, ctx);
+    } catch (e) {
+      if (e instanceof NeedData) return i;
+      throw e;
+    }
+    if (v !== true) return -1;
+  }
+  return i;
+}
+
+/** A node pattern checked by its labels alone (no inline map, no inline WHERE). */
+const plainNode = (p: NodePattern) => !p.properties && !(p.where && p.variable);
+
+function labelsMatch(p: NodePattern, id: number, ctx: ExecContext): boolean {
+  return !p.labels || labelMatch(p.labels, (l) => ctx.graph.hasLabel(id, l));
+}
+
+/** A relationship pattern checked by its types alone. */
+const plainRel = (p: RelPattern) => !p.properties && !(p.where && p.variable && !p.range);
 
 /** The nodes a scan starts from: a look-up when the graph has one, else a label's nodes, else all. */
 function* candidates(step: Extract<Step, { kind: 'node' }>, row: Row, ctx: ExecContext): Generator<Signal, Iterable<number>, void> {
@@ -114,7 +151,7 @@ function* nodeMatches(p: NodePattern, id: number, row: Row, ctx: ExecContext): G
   if (p.labels && !labelMatch(p.labels, (l) => ctx.graph.hasLabel(id, l))) return false;
   if (p.properties && !(yield* propertiesMatch(p.properties, row, ctx, (k) => ctx.graph.nodeProperty(id, k)))) return false;
   if (p.where && p.variable) {
-    const inner = row[p.variable] === undefined ? { ...row, [p.variable]: new NodeV(id) } : row;
+    const inner = row[p.variable] === undefined ? extend(row, p.variable, new NodeV(id)) : row;
     if ((yield* value(p.where, inner, ctx)) !== true) return false;
   }
   return true;
@@ -135,7 +172,7 @@ function* propertiesMatch(props: Expr, row: Row, ctx: ExecContext, get: (key: st
 function* relMatches(p: RelPattern, rel: RelV, row: Row, ctx: ExecContext): Generator<Signal, boolean, void> {
   if (p.properties && !(yield* propertiesMatch(p.properties, row, ctx, (k) => ctx.graph.relProperty(rel, k)))) return false;
   if (p.where && p.variable && !p.range) {
-    if ((yield* value(p.where, { ...row, [p.variable]: rel }, ctx)) !== true) return false;
+    if ((yield* value(p.where, extend(row, p.variable, rel), ctx)) !== true) return false;
   }
   return true;
 }
@@ -147,18 +184,28 @@ function* expand(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'expand
   if (!(from instanceof NodeV)) return;
   const boundRel = row[step.rel.name];
   const target = row[step.to.name];
+  const plainTo = plainNode(step.to.pattern);
+  const plainR = plainRel(step.rel.pattern);
   for (const s of ctx.graph.expand(from.id, step.direction, types(step.rel)) as Iterable<GraphStep>) {
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
     if (used.includes(s.rel.id)) continue;
     if (boundRel !== undefined && !(boundRel instanceof RelV && boundRel.id === s.rel.id)) continue;
     if (target !== undefined && !(target instanceof NodeV && target.id === s.other)) continue;
-    if (!(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
-    if (target === undefined && !(yield* nodeMatches(step.to.pattern, s.other, row, ctx))) continue;
-    const next = { ...row, [step.rel.name]: s.rel };
+    if (!plainR && !(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
+    if (target === undefined) {
+      if (plainTo ? !labelsMatch(step.to.pattern, s.other, ctx) : !(yield* nodeMatches(step.to.pattern, s.other, row, ctx))) continue;
+    }
+    const next = extend(row, step.rel.name, s.rel);
     if (target === undefined) next[step.to.name] = new NodeV(s.other);
+    const j = passFilters(plan, i + 1, next, ctx);
+    if (j < 0) continue;
+    if (j === plan.steps.length) {
+      yield next;
+      continue;
+    }
     used.push(s.rel.id);
-    yield* stepAt(plan, i + 1, next, used, ctx);
+    yield* stepAt(plan, j, next, used, ctx);
     used.pop();
   }
 }
@@ -192,9 +239,9 @@ function* varExpand(
     const rels = backwards ? [...path].reverse() : [...path];
     if (boundRels !== undefined && !(Array.isArray(boundRels) && sameRels(boundRels, rels))) return;
     if (step.rel.pattern.where && step.rel.pattern.variable) {
-      if ((yield* value(step.rel.pattern.where, { ...row, [step.rel.pattern.variable]: rels }, ctx)) !== true) return;
+      if ((yield* value(step.rel.pattern.where, extend(row, step.rel.pattern.variable, rels), ctx)) !== true) return;
     }
-    const next = { ...row, [step.rel.name]: rels };
+    const next = extend(row, step.rel.name, rels);
     if (target === undefined) next[step.to.name] = new NodeV(node);
     const n = used.length;
     for (const r of path) used.push(r.id);
@@ -259,7 +306,7 @@ function* shortest(
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
     const rels = backwards ? [...f.rels].reverse() : f.rels;
-    const next: Row = { ...row, [rel.name]: rel.pattern.range ? rels : rels[0]! };
+    const next: Row = extend(row, rel.name, rel.pattern.range ? rels : rels[0]!);
     if (target === undefined) next[step.to.name] = new NodeV(f.end);
     yield* stepAt(plan, i + 1, next, used, ctx);
   }
@@ -268,7 +315,7 @@ function* shortest(
 /** WHERE parts on a shortest path's far end, for one candidate end (data still to load throws NeedData). */
 function filtersPass(filters: Expr[], name: string, node: number, row: Row, ctx: ExecContext): boolean {
   if (!filters.length) return true;
-  const inner = { ...row, [name]: new NodeV(node) };
+  const inner = extend(row, name, new NodeV(node));
   for (const f of filters) if (evaluate(f, inner, ctx) !== true) return false;
   return true;
 }
