@@ -10,6 +10,8 @@ export interface LiveSources {
   column(key: string): Promise<{ ids: number[]; values: unknown[] }>;
   /** Whole nodes' properties by store id. */
   nodes(ids: readonly number[]): Promise<{ id: number; properties: Record<string, unknown> }[]>;
+  /** One property of every edge that has it, by store ids of its ends and its kind. */
+  relColumn(key: string): Promise<{ starts: number[]; ends: number[]; kinds: string[]; values: unknown[] }>;
   /** Edges' properties by start, end and kind. */
   edges(
     triples: readonly { startId: number; endId: number; kind: string }[],
@@ -21,6 +23,9 @@ export type TagKinds = ReadonlyMap<string, ReadonlySet<number>>;
 
 /** Columns kept per graph at most; the oldest is dropped past it (each is ~1-4 MB at tier M). */
 const MAX_COLUMNS = 64;
+
+/** Relationships read one by one for a key before its whole column is read. */
+const REL_READS_BEFORE_COLUMN = 16;
 
 /** One property of every node that has it, by dense node number. */
 type Column = Map<number, Value> | (Value | undefined)[];
@@ -40,6 +45,10 @@ export class LiveGraph implements CypherGraph {
   private readonly loading = new Map<string, Promise<void>>();
   private readonly full = new Map<number, MapValue>();
   private readonly relProps = new Map<number, MapValue>();
+  private readonly relLoading = new Map<number, Promise<void>>();
+  private readonly relColumns = new Map<string, Map<number, Value>>();
+  private readonly relMisses = new Map<string, number>();
+  private readonly relColumnLoading = new Map<string, Promise<void>>();
   private readonly byLabel = new Map<string, Int32Array>();
   private readonly lookups = new Map<string, Map<string, number[]>>();
   private kindNames: string[];
@@ -219,18 +228,59 @@ export class LiveGraph implements CypherGraph {
   }
 
   relProperty(rel: RelV, key: string): Value {
+    const col = this.relColumns.get(key);
+    if (col) return col.get(rel.id) ?? null;
+    const known = this.relProps.get(rel.id);
+    if (known) return known[key] ?? null;
+    // A WHERE on a relationship property over a scan reads the key's column once, not a round trip per
+    // relationship; the first few reads of a key go by the relationship (a path's handful of edges).
+    const misses = (this.relMisses.get(key) ?? 0) + 1;
+    this.relMisses.set(key, misses);
+    if (misses > REL_READS_BEFORE_COLUMN) throw new NeedData(this.loadRelColumn(key));
     return this.relProperties(rel)[key] ?? null;
   }
 
   relProperties(rel: RelV): MapValue {
     const known = this.relProps.get(rel.id);
     if (known) return known;
-    const triple = { startId: this.index.dbId(rel.start), endId: this.index.dbId(rel.end), kind: rel.type };
-    throw new NeedData(
-      this.sources.edges([triple]).then((rows) => {
+    let p = this.relLoading.get(rel.id);
+    if (!p) {
+      const triple = { startId: this.index.dbId(rel.start), endId: this.index.dbId(rel.end), kind: rel.type };
+      p = this.sources.edges([triple]).then((rows) => {
         this.relProps.set(rel.id, fromJson(rows[0]?.properties ?? {}) as MapValue);
-      }),
-    );
+      });
+      const done = () => this.relLoading.delete(rel.id);
+      p.then(done, done);
+      this.relLoading.set(rel.id, p);
+    }
+    throw new NeedData(p);
+  }
+
+  private loadRelColumn(key: string): Promise<void> {
+    let p = this.relColumnLoading.get(key);
+    if (!p) {
+      p = this.sources.relColumn(key).then(({ starts, ends, kinds, values }) => {
+        const index = this.index;
+        const out = index.side('out');
+        const col = new Map<number, Value>();
+        for (let i = 0; i < starts.length; i++) {
+          const s = index.dense(starts[i]!);
+          const e = index.dense(ends[i]!);
+          const k = index.edgeKindId(kinds[i]!);
+          if (s < 0 || e < 0 || k < 0) continue;
+          const to = index.kindStart(out, s, k + 1);
+          for (let q = index.kindStart(out, s, k); q < to; q++) {
+            if (out.others[q] === e) col.set(q, fromJson(values[i]));
+          }
+        }
+        if (this.relColumns.size >= MAX_COLUMNS) this.relColumns.delete(this.relColumns.keys().next().value!);
+        this.relColumns.set(key, col);
+      });
+      const done = () => this.relColumnLoading.delete(key);
+      p.then(done, done);
+      this.relColumnLoading.set(key, p);
+    }
+    return p;
   }
 
   /** Object ids (upper-cased, as stored) and names by value, from their columns. */
