@@ -3,7 +3,7 @@ import type { NodeSlot } from '../plan/plan.js';
 import { freeVariables } from '../plan/expressions.js';
 import type { ExecContext, Row } from './context.js';
 import { evaluate, labelMatch } from './eval.js';
-import { equals, isMap, NodeV } from './values.js';
+import { equals, isMap, nodeV } from './values.js';
 
 /** Candidates a selectivity estimate evaluates at most (evenly spread over the label's nodes). */
 const SAMPLE = 512;
@@ -40,8 +40,8 @@ export function selectivity(node: NodeSlot, filters: Expr[], ctx: ExecContext): 
     for (const id of sample) {
       if (labels && !labelMatch(labels, (l) => g.hasLabel(id, l))) continue;
       if (wanted && isMap(wanted) && !Object.entries(wanted).every(([k, v]) => equals(g.nodeProperty(id, k), v) === true)) continue;
-      const row: Row = { [node.name]: new NodeV(id) };
-      if (where && evaluate(where, { [p.variable!]: new NodeV(id) }, ctx) !== true) continue;
+      const row: Row = { [node.name]: nodeV(id) };
+      if (where && evaluate(where, { [p.variable!]: nodeV(id) }, ctx) !== true) continue;
       if (filters.every((f) => evaluate(f, row, ctx) === true)) passed++;
     }
     ctx.budget.step(sample.length);

@@ -5,7 +5,7 @@ import type { MatchPlan, PartSlots, RelSlot, Step } from '../plan/plan.js';
 import { extend, PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { evaluate, labelMatch } from './eval.js';
 import { shortestSearch } from './shortest.js';
-import { equals, isMap, NodeV, PathV, RelV, type Value } from './values.js';
+import { equals, isMap, NodeV, nodeV, PathV, RelV, type Value } from './values.js';
 
 /**
  * Runs a MATCH plan for one incoming row: every way to bind the plan's slots, each as a row. Relationships are
@@ -87,7 +87,7 @@ function* bindNode(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'node
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
     if (plain ? !labelsMatch(step.node.pattern, id, ctx) : !(yield* nodeMatches(step.node.pattern, id, row, ctx))) continue;
-    const next = extend(row, name, new NodeV(id));
+    const next = extend(row, name, nodeV(id));
     const j = passFilters(plan, i + 1, next, ctx);
     if (j < 0) continue;
     if (j === plan.steps.length) yield next;
@@ -151,7 +151,7 @@ function* nodeMatches(p: NodePattern, id: number, row: Row, ctx: ExecContext): G
   if (p.labels && !labelMatch(p.labels, (l) => ctx.graph.hasLabel(id, l))) return false;
   if (p.properties && !(yield* propertiesMatch(p.properties, row, ctx, (k) => ctx.graph.nodeProperty(id, k)))) return false;
   if (p.where && p.variable) {
-    const inner = row[p.variable] === undefined ? extend(row, p.variable, new NodeV(id)) : row;
+    const inner = row[p.variable] === undefined ? extend(row, p.variable, nodeV(id)) : row;
     if ((yield* value(p.where, inner, ctx)) !== true) return false;
   }
   return true;
@@ -197,7 +197,7 @@ function* expand(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'expand
       if (plainTo ? !labelsMatch(step.to.pattern, s.other, ctx) : !(yield* nodeMatches(step.to.pattern, s.other, row, ctx))) continue;
     }
     const next = extend(row, step.rel.name, s.rel);
-    if (target === undefined) next[step.to.name] = new NodeV(s.other);
+    if (target === undefined) next[step.to.name] = nodeV(s.other);
     const j = passFilters(plan, i + 1, next, ctx);
     if (j < 0) continue;
     if (j === plan.steps.length) {
@@ -242,7 +242,7 @@ function* varExpand(
       if ((yield* value(step.rel.pattern.where, extend(row, step.rel.pattern.variable, rels), ctx)) !== true) return;
     }
     const next = extend(row, step.rel.name, rels);
-    if (target === undefined) next[step.to.name] = new NodeV(node);
+    if (target === undefined) next[step.to.name] = nodeV(node);
     const n = used.length;
     for (const r of path) used.push(r.id);
     yield* stepAt(plan, i + 1, next, used, ctx);
@@ -307,7 +307,7 @@ function* shortest(
     if (ctx.budget.pauseDue) yield PAUSE;
     const rels = backwards ? [...f.rels].reverse() : f.rels;
     const next: Row = extend(row, rel.name, rel.pattern.range ? rels : rels[0]!);
-    if (target === undefined) next[step.to.name] = new NodeV(f.end);
+    if (target === undefined) next[step.to.name] = nodeV(f.end);
     yield* stepAt(plan, i + 1, next, used, ctx);
   }
 }
@@ -315,7 +315,7 @@ function* shortest(
 /** WHERE parts on a shortest path's far end, for one candidate end (data still to load throws NeedData). */
 function filtersPass(filters: Expr[], name: string, node: number, row: Row, ctx: ExecContext): boolean {
   if (!filters.length) return true;
-  const inner = extend(row, name, new NodeV(node));
+  const inner = extend(row, name, nodeV(node));
   for (const f of filters) if (evaluate(f, inner, ctx) !== true) return false;
   return true;
 }
@@ -350,7 +350,7 @@ function buildPath(part: PartSlots, row: Row): Value {
     for (const r of list) {
       rels.push(r);
       at = r.start === at ? r.end : r.start;
-      nodes.push(new NodeV(at));
+      nodes.push(nodeV(at));
     }
   }
   return new PathV(nodes, rels);

@@ -83,7 +83,9 @@ export function planMatch(
   pathSlot?: string,
 ): MatchPlan {
   const parts = patterns.map((p) => slots(p));
-  const filters = (where ? conjuncts(where) : []).map((expr) => ({ expr, vars: freeVariables(expr), late: hasSubpattern(expr) }));
+  const filters = (where ? conjuncts(where) : [])
+    .filter((expr) => !narrowedTypes(expr, parts, bound))
+    .map((expr) => ({ expr, vars: freeVariables(expr), late: hasSubpattern(expr) }));
   const known = new Set(bound);
   const steps: Step[] = [];
   const relSlots: string[] = [];
@@ -106,6 +108,7 @@ export function planMatch(
   const lookups = lookupsOf(
     filters.map((f) => f.expr),
     stats,
+    bound,
   );
   const shares = selectivities(parts, filters, known, lookups, stats);
   const cost = (n: NodeSlot) => {
@@ -226,8 +229,8 @@ function inlineLookup(node: NodeSlot): Lookup | null {
   return null;
 }
 
-/** `WHERE n.objectid = $id` (either side): look-ups by variable. */
-function lookupsOf(filters: Expr[], stats: GraphStats): Map<string, Lookup> {
+/** `WHERE n.objectid = $id` or `= m.onpremid` with m bound before the MATCH (either side): look-ups by variable. */
+function lookupsOf(filters: Expr[], stats: GraphStats, bound: ReadonlySet<string>): Map<string, Lookup> {
   const out = new Map<string, Lookup>();
   for (const f of filters) {
     if (f.kind !== 'binary' || f.op !== '=') continue;
@@ -235,7 +238,14 @@ function lookupsOf(filters: Expr[], stats: GraphStats): Map<string, Lookup> {
       [f.left, f.right],
       [f.right, f.left],
     ] as const) {
-      if (side.kind === 'prop' && side.target.kind === 'var' && stats.canLookUp(side.key) && freeVariables(other).size === 0) {
+      if (
+        side.kind === 'prop' &&
+        side.target.kind === 'var' &&
+        !bound.has(side.target.name) &&
+        stats.canLookUp(side.key) &&
+        [...freeVariables(other)].every((v) => bound.has(v)) &&
+        !hasSubpattern(other)
+      ) {
         if (!out.has(side.target.name)) out.set(side.target.name, { key: side.key, value: other });
       }
     }
@@ -294,6 +304,31 @@ function selectivities(
     if (share !== undefined) out.set(n.name, share);
   }
   return out;
+}
+
+/**
+ * `WHERE NOT r:MemberOf` (or `r:AdminTo`) on a relationship of listed types: the type list itself narrowed, so the
+ * expansion never meets the relationships the test would drop. True when the WHERE part is taken in this way.
+ */
+function narrowedTypes(expr: Expr, parts: { slots: PartSlots }[], bound: ReadonlySet<string>): boolean {
+  const negated = expr.kind === 'not';
+  const test = expr.kind === 'not' ? expr.arg : expr;
+  if (test.kind !== 'hasLabels' || test.arg.kind !== 'var' || test.labels.kind !== 'name') return false;
+  const name = test.arg.name;
+  const type = test.labels.name;
+  if (bound.has(name)) return false;
+  for (const part of parts) {
+    const slot = part.slots.rels.find((r) => r.name === name);
+    if (!slot) continue;
+    const p = slot.pattern;
+    if (p.range || !p.types.length) return false;
+    const types = p.types.filter((t) => (t === type) !== negated);
+    // No type left would read as "any type": the test stays a filter.
+    if (!types.length) return false;
+    slot.pattern = { ...p, types };
+    return true;
+  }
+  return false;
 }
 
 const reverse = (d: Direction): Direction => (d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');
