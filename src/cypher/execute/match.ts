@@ -12,8 +12,8 @@ import { equals, isMap, NodeV, nodeV, PathV, RelV, type Value } from './values.j
  * unique within the MATCH (Neo4j's relationship isomorphism): a relationship bound once is not bound again, in the
  * same path or in another part of the pattern.
  */
-export function* runMatch(plan: MatchPlan, row: Row, ctx: ExecContext): Stream {
-  yield* stepAt(plan, 0, row, [], ctx);
+export function runMatch(plan: MatchPlan, row: Row, ctx: ExecContext): Stream {
+  return stepAt(plan, 0, row, [], ctx);
 }
 
 /** Evaluates, turning a read of data still to load into the NeedData to wait for. */
@@ -43,34 +43,35 @@ function* checked(fn: () => Value): Generator<Signal, Value, void> {
   }
 }
 
-function* stepAt(plan: MatchPlan, i: number, row: Row, used: number[], ctx: ExecContext): Stream {
-  if (ctx.budget.pauseDue) yield PAUSE;
-  if (i === plan.steps.length) {
-    yield row;
-    return;
-  }
+/**
+ * The stream of step `i` on: a plain function handing back the step's own generator, so a row passes one
+ * generator per step on its way up rather than two (a scan sends millions of rows through them).
+ */
+function stepAt(plan: MatchPlan, i: number, row: Row, used: number[], ctx: ExecContext): Stream {
+  if (i === plan.steps.length) return one(row, ctx);
   const step = plan.steps[i]!;
   switch (step.kind) {
-    case 'filter': {
-      if ((yield* value(step.expr, row, ctx)) === true) yield* stepAt(plan, i + 1, row, used, ctx);
-      return;
-    }
+    case 'filter':
+      return filterStep(plan, i, step.expr, row, used, ctx);
     case 'node':
-      yield* bindNode(plan, i, step, row, used, ctx);
-      return;
+      return bindNode(plan, i, step, row, used, ctx);
     case 'expand':
-      if (step.rel.pattern.range) yield* varExpand(plan, i, step, row, used, ctx);
-      else yield* expand(plan, i, step, row, used, ctx);
-      return;
+      return step.rel.pattern.range ? varExpand(plan, i, step, row, used, ctx) : expand(plan, i, step, row, used, ctx);
     case 'shortest':
-      yield* shortest(plan, i, step, row, used, ctx);
-      return;
-    case 'path': {
-      const path = buildPath(step.part, row);
-      yield* stepAt(plan, i + 1, extend(row, step.name, path), used, ctx);
-      return;
-    }
+      return shortest(plan, i, step, row, used, ctx);
+    case 'path':
+      return stepAt(plan, i + 1, extend(row, step.name, buildPath(step.part, row)), used, ctx);
   }
+}
+
+function* one(row: Row, ctx: ExecContext): Stream {
+  if (ctx.budget.pauseDue) yield PAUSE;
+  yield row;
+}
+
+function* filterStep(plan: MatchPlan, i: number, expr: Expr, row: Row, used: number[], ctx: ExecContext): Stream {
+  if (ctx.budget.pauseDue) yield PAUSE;
+  if ((yield* value(expr, row, ctx)) === true) yield* stepAt(plan, i + 1, row, used, ctx);
 }
 
 function* bindNode(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'node' }>, row: Row, used: number[], ctx: ExecContext): Stream {
@@ -121,7 +122,9 @@ function passFilters(plan: MatchPlan, i: number, row: Row, ctx: ExecContext): nu
 const plainNode = (p: NodePattern) => !p.properties && !(p.where && p.variable);
 
 function labelsMatch(p: NodePattern, id: number, ctx: ExecContext): boolean {
-  return !p.labels || labelMatch(p.labels, (l) => ctx.graph.hasLabel(id, l));
+  if (!p.labels) return true;
+  if (p.labels.kind === 'name') return ctx.graph.hasLabel(id, p.labels.name);
+  return labelMatch(p.labels, (l) => ctx.graph.hasLabel(id, l));
 }
 
 /** A relationship pattern checked by its types alone. */

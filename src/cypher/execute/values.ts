@@ -92,9 +92,9 @@ export function typeName(v: Value): string {
  */
 export function equals(a: Value, b: Value): boolean | null {
   if (a === null || b === null) return null;
+  if (typeof a === 'string' || typeof a === 'boolean') return a === b;
   if (typeof a === 'number' && typeof b === 'number') return a === b;
   if (isNumber(a) && isNumber(b)) return num(a) === num(b);
-  if (typeof a === 'string' || typeof a === 'boolean') return a === b;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     let unknown = false;
