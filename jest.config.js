@@ -1,9 +1,4 @@
-/**
- * PGlite multiplexes every socket connection onto one session, so session state (search_path) is shared:
- * test files must run one at a time on the embedded database. A real server (TEST_DATABASE_URL) runs them in
- * parallel, each file in its own schema.
- */
-const embedded = !process.env.TEST_DATABASE_URL;
+/** Test files run in parallel on the embedded cluster or on TEST_DATABASE_URL, each file in its own schema. */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
@@ -15,7 +10,7 @@ module.exports = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
-  maxWorkers: embedded ? 1 : 2,
+  maxWorkers: 2,
   // A guard against a hang, not a speed requirement: on a loaded machine heavy tests (an ingest and analysis in a
   // child process) take several times what they take alone. Speed is measured in bench/, never here.
   testTimeout: 120000,

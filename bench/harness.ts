@@ -1,6 +1,8 @@
 import autocannon from 'autocannon';
 import type { Express } from 'express';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import pg from 'pg';
 import { migrate } from '../src/db/migrate';
@@ -40,13 +42,13 @@ export async function migratedSchema(base: string, schema: string): Promise<stri
 }
 
 /**
- * The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh PGlite, in memory or, with
- * `pgliteDir`, in that directory on disk (as `gas serve` keeps it under DATA_DIR; removed at close).
+ * The database a benchmark runs on: BENCH_DATABASE_URL (a real server) or a fresh embedded cluster, in `dataDir`
+ * (as `gas serve` keeps it under DATA_DIR) or a temporary directory; removed at close.
  */
 export async function benchDatabase(
   suffix = '',
   logger = log,
-  pgliteDir?: string,
+  dataDirArg?: string,
 ): Promise<{ db: Database; url: string; kind: string; dataDir?: string; close(opts?: { keepFiles?: boolean }): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;
   if (url) {
@@ -64,8 +66,9 @@ export async function benchDatabase(
       },
     };
   }
-  const embedded = await startEmbedded(pgliteDir ?? 'memory://', logger, { publish: false });
-  const db = new Database(embedded.url, { log: logger, inProcess: embedded });
+  const pgliteDir = dataDirArg ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-'));
+  const embedded = await startEmbedded(pgliteDir, logger, { publish: false });
+  const db = new Database(embedded.url, { log: logger, max: 20 });
   await migrate(db, log);
   let closed = false;
   return {
@@ -80,7 +83,7 @@ export async function benchDatabase(
         await db.close();
         await embedded.stop();
       }
-      if (pgliteDir && !opts.keepFiles) fs.rmSync(pgliteDir, { recursive: true, force: true });
+      if (!opts.keepFiles) fs.rmSync(pgliteDir, { recursive: true, force: true });
     },
   };
 }

@@ -16,7 +16,7 @@ import { backendCpuMs, ownCpuMs, peakRssMb } from './stats';
  *   parse   <files…>        the whole-file approach: read, JSON.parse, convert every object (no database)
  *   ingest  <url> <files…>  our streaming ingest into the database at <url>, the files taken as a collection
  *   analyze <url>           a full analysis run over what was ingested
- * A <url> of `embedded:<dir>` opens PGlite on <dir> in this process, as `gas serve` and `gas ingest` do (its CPU is
+ * A <url> of `embedded:<dir>` starts the embedded cluster on <dir>, as `gas serve` and `gas ingest` do (its CPU is
  * then this process's; the time is taken once it is open and migrated).
  */
 async function main() {
@@ -28,7 +28,7 @@ async function main() {
     const log = createLogger('silent');
     if (!url.startsWith('embedded:')) return new Database(url, { log, max });
     embedded = await startEmbedded(url.slice('embedded:'.length), log, { publish: false });
-    const db = new Database(embedded.url, { log, max, inProcess: embedded });
+    const db = new Database(embedded.url, { log, max });
     await migrate(db, log);
     started = Date.now();
     cpuStarted = ownCpuMs();

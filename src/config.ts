@@ -1,5 +1,9 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+
+/** A DNS host name (RFC 1123 labels). */
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
@@ -8,7 +12,13 @@ const bool = z
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default('0.0.0.0'),
+  HOST: z
+    .string()
+    .default('0.0.0.0')
+    .refine(
+      (v) => isIP(v) !== 0 || (!/^[\d.]+$/.test(v) && HOSTNAME.test(v)),
+      'must be an IP address of this machine or a host name (0.0.0.0 for all)',
+    ),
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: z
     .string()

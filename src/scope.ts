@@ -10,6 +10,8 @@ export interface RequestScope {
   deadline?: number;
   /** Aborted when the deadline passes or the client goes away. */
   signal: AbortSignal;
+  /** Set when an answer came from the path index: its graph generation, and whether a newer one is being built. */
+  graph?: { generation: number; rebuilding: boolean };
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+
 export default async function globalTeardown(): Promise<void> {
-  const handle = (globalThis as Record<string, unknown>).__GAS_PGLITE__ as
-    { db: { close(): Promise<void> }; server: { stop(): Promise<void> } } | undefined;
+  const handle = (globalThis as Record<string, unknown>).__GAS_TEST_CLUSTER__ as
+    { cluster: { stop(): Promise<void> }; root: string } | undefined;
   if (!handle) return;
-  await handle.server.stop();
-  await handle.db.close();
+  await handle.cluster.stop();
+  fs.rmSync(handle.root, { recursive: true, force: true });
 }

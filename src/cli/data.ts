@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AnalysisProgress } from '../analysis/run.js';
+import { importPglite } from '../db/embedded/pglite-import.js';
 import { migrate } from '../db/migrate.js';
 import { generateAzureHound, plannedAzureHoundObjects } from '../generate/azurehound.js';
 import { generateSharpHound, plannedSharpHoundObjects } from '../generate/sharphound.js';
@@ -24,6 +25,17 @@ export async function migrateCommand(): Promise<void> {
   } finally {
     await storage.close();
   }
+}
+
+/** Moves an earlier version's PGlite database in DATA_DIR into the embedded PostgreSQL (once, before the first start). */
+export async function migratePgliteCommand(): Promise<void> {
+  const { config, log } = commandContext();
+  if (config.databaseUrl)
+    throw new UsageError("migrate-pglite moves DATA_DIR's earlier database into the embedded PostgreSQL: unset DATABASE_URL");
+  const done = await importPglite(config.dataDir, log);
+  process.stdout.write(
+    `migrated ${done.rows} rows in ${done.tables} tables; the earlier database is kept in ${done.kept} (remove it once all is well)\n`,
+  );
 }
 
 /**

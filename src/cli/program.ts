@@ -55,6 +55,10 @@ export function buildProgram(): Command {
     .command('migrate')
     .description('apply database migrations and exit')
     .action(async () => loadData().migrateCommand());
+  program
+    .command('migrate-pglite')
+    .description("move an earlier version's database (PGlite, DATA_DIR/pgdata) into the embedded PostgreSQL, once")
+    .action(async () => loadData().migratePgliteCommand());
 
   const user = program.command('user').description('manage users');
   user

@@ -3,6 +3,8 @@ import type { Logger } from '../logger.js';
 
 /** The channel migration 0020's triggers notify on every change to tokens, users, roles and permissions. */
 export const AUTH_CHANNEL = 'gas_auth';
+/** The channel migration 0025's trigger notifies on every new graph generation (any writer: server, CLI, replica). */
+export const GRAPH_CHANNEL = 'gas_graph';
 /** How often the listening connection proves it is alive, and how long an answer may take before it is not. */
 const HEARTBEAT_MS = 500;
 const STALE_MS = 1_000;
@@ -13,17 +15,27 @@ export const FEED_NAME = 'gas-auth-feed';
 export interface AuthChangeFeed {
   stop(): Promise<void>;
 }
+export type ChangeFeed = AuthChangeFeed;
 
-/**
- * Listens for auth changes (LISTEN gas_auth) on a connection of its own and reports them: `onChange` per notice,
- * `onLive(true)` once listening, `onLive(false)` the moment it may have missed one (connection lost, or a heartbeat
- * unanswered for STALE_MS: notices arrive in order with query answers, so an answered heartbeat proves every change
- * committed before it was sent has been seen). Reconnects until stopped.
- */
+/** Auth changes (LISTEN gas_auth), with this server's own connections listening too (see listenOnPool). */
 export function listenForAuthChanges(
   config: pg.ClientConfig,
   opts: { log: Logger; onChange(): void; onLive(live: boolean): void; pool?: pg.Pool },
 ): AuthChangeFeed {
+  return listenForChanges({ channel: AUTH_CHANNEL, name: FEED_NAME, what: 'auth change feed' }, config, opts);
+}
+
+/**
+ * Listens on `feed.channel` on a connection of its own and reports its notices: `onChange` per notice,
+ * `onLive(true)` once listening, `onLive(false)` the moment it may have missed one (connection lost, or a heartbeat
+ * unanswered for STALE_MS: notices arrive in order with query answers, so an answered heartbeat proves every change
+ * committed before it was sent has been seen). Reconnects until stopped.
+ */
+export function listenForChanges(
+  feed: { channel: string; name: string; what: string },
+  config: pg.ClientConfig,
+  opts: { log: Logger; onChange(): void; onLive(live: boolean): void; pool?: pg.Pool },
+): ChangeFeed {
   const unhook = opts.pool ? listenOnPool(opts.pool, opts.onChange) : () => undefined;
   let stopped = false;
   let current: pg.Client | undefined;
@@ -36,7 +48,7 @@ export function listenForAuthChanges(
     opts.onLive(false);
     c.end().catch(() => undefined);
     if (stopped) return;
-    opts.log.warn({ err }, `auth change feed lost (${why}); token principals are read from the database until it is back`);
+    opts.log.warn({ err }, `${feed.what} lost (${why}); reconnecting`);
     timer = setTimeout(() => void connect(), RETRY_MS).unref();
   };
 
@@ -56,16 +68,16 @@ export function listenForAuthChanges(
 
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({ ...config, keepAlive: true, application_name: FEED_NAME });
+    const c = new pg.Client({ ...config, keepAlive: true, application_name: feed.name });
     c.on('error', (err) => lost(c, 'connection error', err));
     c.on('end', () => lost(c, 'connection ended'));
     c.on('notification', (n) => {
-      if (n.channel === AUTH_CHANNEL) opts.onChange();
+      if (n.channel === feed.channel) opts.onChange();
     });
     current = c;
     try {
       await c.connect();
-      await c.query(`listen ${AUTH_CHANNEL}`);
+      await c.query(`listen ${feed.channel}`);
       if (current !== c || stopped) return void c.end().catch(() => undefined);
       opts.onLive(true);
       heartbeat(c);

@@ -20,8 +20,8 @@ export const DB_RETRY_AFTER_S = 2;
 
 /**
  * A client class whose connection attempt gives up after `ms`. Set on the client, not the pool: the pool's option
- * would also time out callers queued for a busy pool (a long transaction on PGlite), which is load, not an outage;
- * those wait for their own request deadline as before.
+ * would also time out callers queued for a busy pool, which is load, not an outage; those wait for their own
+ * request deadline as before.
  */
 function timedClient(ms: number): typeof pg.Client {
   return class TimedClient extends pg.Client {
@@ -45,9 +45,6 @@ interface Connection {
   ended?: boolean;
 }
 
-/** Bytes of an in-process COPY's output handed on at a time (rows may be split anywhere, as a stream's chunks are). */
-const COPY_OUT_SLICE = 1 << 20;
-
 /** Starts `start` once the connection's last statement has ended, and makes it the last one. */
 function enqueue<T>(conn: Connection, start: () => Promise<T>): Promise<T> {
   const started = conn.last.then(start);
@@ -62,20 +59,15 @@ export interface Queryable {
   /** Runs one parameterised statement and returns the number of rows it touched. */
   execute(sql: string, params?: readonly unknown[]): Promise<number>;
   /**
-   * `COPY … FROM STDIN` (text format) fed from `chunks`; only on transactions of a real server, or of an embedded
-   * PGlite running in this process (DatabaseOptions.inProcess). PGlite's socket loses protocol sync on COPY, so
-   * elsewhere it is absent and callers fall back to parameterised statements. Chunks given as an array are sent
-   * with the statement, without waiting for the server to ask; then `sql` may also hold statements around the
-   * COPY (one query string, run in order, the first error ending it).
+   * `COPY … FROM STDIN` (text format) fed from `chunks`; on transactions (absent on a plain connection). Chunks
+   * given as an array are sent with the statement, without waiting for the server to ask; then `sql` may also hold
+   * statements around the COPY (one query string, run in order, the first error ending it).
    */
   copyFrom?(sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number>;
 }
 
 export interface DatabaseOptions {
-  /**
-   * Whether a statement past its deadline can be cancelled on the server. PGlite cannot; the deadline is then
-   * enforced on our side only. @default detected from the server on first connection
-   */
+  /** Whether a statement past its deadline is cancelled on the server (pg_cancel_backend). @default true */
   cancellable?: boolean;
   log: Logger;
   /** Sent as the session search_path on every new connection (tests isolate themselves in a schema). */
@@ -84,35 +76,17 @@ export interface DatabaseOptions {
   /** How long a new connection's attempt may take before its caller is told the database is away. @default 5000 */
   connectTimeoutMs?: number;
   /**
-   * Prepare parameterised statements (named by a hash of their text), saving the parse and plan of every later
-   * run: once per connection on a server; on PGlite, where all connections share one session, once per session for
-   * this Database (its names carry an id of its own, so another process's on the same socket never collide).
-   * @default true
+   * Prepare parameterised statements (named by a hash of their text) once per connection, saving the parse and
+   * plan of every later run. @default true
    */
   prepare?: boolean;
-  /**
-   * The embedded PGlite this process runs (EmbeddedDatabase): its socket cannot carry COPY, so a transaction's
-   * copyFrom and Database.copyOut run through PGlite's own API instead, on its one session.
-   */
-  inProcess?: InProcessCopy;
-}
-
-/** COPY on an embedded PGlite in this process, past its socket (see EmbeddedDatabase). */
-export interface InProcessCopy {
-  /** `COPY … FROM STDIN` (with statements around it, in one string) fed `chunks`; resolves the rows copied. */
-  copyIn(sql: string, chunks: readonly (string | Buffer)[]): Promise<number>;
-  /** One `COPY … TO STDOUT`, its whole output. */
-  copyOut(sql: string): Promise<Buffer>;
 }
 
 /**
- * Statement texts prepared at most, per connection on a server and per session on PGlite: a few hundred are ours;
- * texts built from a request's filters vary with it, and each prepared one is kept until its connection closes
- * (PGlite's session: never), so past this many the rest run unnamed.
+ * Statement texts prepared at most per connection: a few hundred are ours; texts built from a request's filters
+ * vary with it, and each prepared one is kept until its connection closes, so past this many the rest run unnamed.
  */
 const MAX_NAMED = 1_000;
-/** SQLSTATE 26000: a prepared statement name the session does not hold. */
-const INVALID_STATEMENT_NAME = '26000';
 
 // int8 and numeric as JS numbers: our ids and counts stay far below 2^53.
 const types = {
@@ -137,31 +111,21 @@ export class Database implements Queryable {
   private readonly cancelPool: pg.Pool;
   private readonly log: Logger;
   private readonly setSearchPath?: string;
-  private features?: { cancellable: boolean; prepare: boolean; shared: boolean; copy: boolean };
-  /** Tail of the queue of connections waiting for the one shared PGlite session (see withConnection). */
-  private sessionTurn: Promise<void> = Promise.resolve();
+  private readonly cancellable: boolean;
+  private readonly prepare: boolean;
   private readonly names = new Map<string, string>();
-  /**
-   * On PGlite's one session: this Database's statements prepared there. Any of its connections may run one that
-   * another prepared; each learns it before it runs the statement (sessionStatement).
-   */
-  private readonly sessionStatements = new Set<string>();
-  /** Names this Database prepares on a shared session start with it (`gas_<id>_`). */
-  private readonly sessionPrefix = `gas_${crypto.randomBytes(4).toString('hex')}_`;
 
-  constructor(
-    connection: string | pg.PoolConfig,
-    private readonly opts: DatabaseOptions,
-  ) {
+  constructor(connection: string | pg.PoolConfig, opts: DatabaseOptions) {
     const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
     this.log = opts.log;
+    this.cancellable = opts.cancellable ?? true;
+    this.prepare = opts.prepare ?? true;
     // keepAlive finds half-open sockets (a server that vanished without a FIN); timedClient keeps a connection
     // attempt from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
     const Client = timedClient(opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
     this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, Client, ...base, types });
     this.pool.on('error', (err) => this.log.warn({ err }, 'idle database connection failed'));
-    // Tests isolate themselves in a schema. It is set on every checkout, not once per connection: PGlite
-    // multiplexes all connections onto one session, so another pool may have changed it in between.
+    // Tests isolate themselves in a schema: set on every checkout, so a statement that changed it cannot leak.
     this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
     this.cancelPool = new pg.Pool({ max: 1, Client, ...base, types });
     this.cancelPool.on('error', (err) => this.log.warn({ err }, 'idle cancellation connection failed'));
@@ -177,16 +141,10 @@ export class Database implements Queryable {
 
   /**
    * `COPY (…) TO STDOUT` (text format): each chunk of the output goes to `onChunk` as it arrives, without row
-   * objects. Resolves false, running nothing, on PGlite (its socket loses protocol sync on COPY): callers page there;
-   * except on the PGlite this process runs (DatabaseOptions.inProcess).
+   * objects. Resolves true once the output has ended.
    */
   async copyOut(sql: string, onChunk: (chunk: Buffer) => void): Promise<boolean> {
     return this.withConnection(async (conn) => {
-      if (!this.features!.copy) {
-        if (!(this.features!.shared && this.opts.inProcess)) return false;
-        await this.copyOutInProcess(conn, sql, onChunk);
-        return true;
-      }
       // A throw in onChunk is kept and the rest of the output drained, so the connection stays in protocol sync.
       let failed: unknown;
       const done = enqueue(
@@ -222,11 +180,7 @@ export class Database implements Queryable {
       const q: Queryable = {
         query: async <R = Row>(sql: string, params: readonly unknown[] = []) => (await this.run(conn, sql, params)).rows as R[],
         execute: async (sql, params = []) => (await this.run(conn, sql, params)).rowCount ?? 0,
-        copyFrom: this.features!.copy
-          ? (sql, chunks) => this.copy(conn, sql, chunks)
-          : this.features!.shared && this.opts.inProcess
-            ? (sql, chunks) => this.copyInProcess(conn, sql, chunks)
-            : undefined,
+        copyFrom: (sql, chunks) => this.copy(conn, sql, chunks),
       };
       await this.run(conn, 'begin', []);
       try {
@@ -245,32 +199,12 @@ export class Database implements Queryable {
   }
 
   async close(): Promise<void> {
-    // PGlite's session outlives this Database (tests, a CLI on a running server's socket): its statements go with it.
-    if (this.sessionStatements.size) {
-      const names = [...this.sessionStatements];
-      this.sessionStatements.clear();
-      await this.pool.query(names.map((n) => `deallocate ${n}`).join('; ')).catch(() => undefined);
-    }
     await this.pool.end();
     await this.cancelPool.end();
   }
 
-  /** Waits for the shared session (PGlite) until the callers before have ended theirs; returns this turn's end. */
-  private async takeTurn(): Promise<() => void> {
-    const previous = this.sessionTurn;
-    let end!: () => void;
-    this.sessionTurn = new Promise((resolve) => (end = resolve));
-    await previous;
-    return end;
-  }
-
   private async withConnection<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {
-    // On PGlite the turn comes before the connection: while another connection's transaction holds the session its
-    // socket answers nobody else, a new connection's handshake included, and a caller that had to open one was told
-    // the database was away once CONNECT_TIMEOUT_MS passed (an ingest's file transaction lasts seconds).
-    let endTurn: (() => void) | undefined = this.features?.shared ? await this.takeTurn() : undefined;
     const client = await this.pool.connect().catch((err) => {
-      endTurn?.();
       this.log.warn({ err: brief(err) }, 'database connection failed');
       throw databaseAway();
     });
@@ -286,13 +220,6 @@ export class Database implements Queryable {
     client.on('error', onError);
     const conn: Connection = { client, last: Promise.resolve() };
     try {
-      if (!this.features) this.features = await this.detect(client);
-      // PGlite runs every connection on one session and its socket server takes turns per protocol message, so
-      // two connections' Parse/Bind/Execute interleave: one statement is bound with another's parameters
-      // ("bind message supplies 2 parameters, but prepared statement requires 1", or worse, a wrong result).
-      // There, one connection at a time has the session, for a statement or a whole transaction. (Only the first
-      // callers, before the session was known to be shared, take their turn here, holding a connection.)
-      if (this.features.shared && !endTurn) endTurn = await this.takeTurn();
       if (this.setSearchPath) await client.query(this.setSearchPath);
       return await fn(conn);
     } catch (err) {
@@ -303,7 +230,6 @@ export class Database implements Queryable {
       const release = () => {
         client.removeListener('error', onError);
         client.release(broken);
-        endTurn?.();
       };
       conn.last.then(release, release);
     }
@@ -315,11 +241,9 @@ export class Database implements Queryable {
     if (deadline !== undefined && (Date.now() >= deadline || scope!.signal.aborted)) {
       throw timeout('database', MSG.timedOut);
     }
-    const name = this.features!.prepare && params.length ? this.statementName(sql) : undefined;
+    const name = this.prepare && params.length ? this.statementName(sql) : undefined;
     const statement = name ? { name, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] };
-    const running = enqueue(conn, () =>
-      name && this.features!.shared ? this.sessionStatement(conn.client, name, statement) : conn.client.query<Row>(statement),
-    );
+    const running = enqueue(conn, () => conn.client.query<Row>(statement));
     if (deadline === undefined) return running.catch((err) => this.rethrow(err, sql));
 
     let timer: NodeJS.Timeout | undefined;
@@ -355,78 +279,13 @@ export class Database implements Queryable {
     return done.catch((err) => this.rethrow(err, sql));
   }
 
-  /**
-   * A COPY on the embedded PGlite in this process, behind this connection's statements: PGlite has one session, and
-   * while this connection's transaction is open that session serves no other connection (withConnection's turn,
-   * and the socket server's queue for other processes), so the COPY runs inside the transaction.
-   */
-  private copyInProcess(conn: Connection, sql: string, chunks: readonly (string | Buffer)[] | Iterable<string | Buffer>): Promise<number> {
-    const done = enqueue(conn, async () => {
-      // The in-process COPY does not go through the connection: after the transaction it would run in whatever
-      // transaction holds the session then (or in none), so a late caller fails instead.
-      if (conn.ended) throw new Error('COPY on a transaction that has ended');
-      return this.opts.inProcess!.copyIn(sql, [...chunks]);
-    });
-    return done.catch((err) => this.rethrow(err, sql));
-  }
-
-  /**
-   * A COPY out of the embedded PGlite in this process, in a transaction of this connection's: while it is open the
-   * one session serves nothing else (see copyInProcess), so the COPY reads what this connection would. The output
-   * comes whole and is handed on in slices with a turn between, as a server's stream would come.
-   */
-  private async copyOutInProcess(conn: Connection, sql: string, onChunk: (chunk: Buffer) => void): Promise<void> {
-    // Begun and ended without the request's deadline (as tx() rolls back): a transaction left open would keep the
-    // one session from every other connection.
-    await enqueue(conn, () => conn.client.query('begin')).catch((err) => this.rethrow(err, 'begin'));
-    let out: Buffer;
-    try {
-      out = await enqueue(conn, () => this.opts.inProcess!.copyOut(sql)).catch((err) => this.rethrow(err, sql));
-    } finally {
-      await enqueue(conn, () => conn.client.query('commit')).catch((err) => this.rethrow(err, 'commit'));
-    }
-    for (let at = 0; at < out.length; at += COPY_OUT_SLICE) {
-      if (at) await new Promise((resolve) => setImmediate(resolve));
-      onChunk(out.subarray(at, at + COPY_OUT_SLICE));
-    }
-  }
-
-  /**
-   * A named statement on PGlite's shared session. `pg` knows per connection which names it has prepared, and would
-   * send a Parse that the session refuses ("already exists") for a name another connection prepared: the
-   * connection is told of this Database's prepared names first, and what it prepares is kept for the others. A
-   * name the session no longer holds (DEALLOCATE from elsewhere) is forgotten on its error, prepared again next.
-   */
-  private async sessionStatement(client: pg.PoolClient, name: string, statement: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
-    const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
-    if (this.sessionStatements.has(name)) parsed[name] ??= statement.text;
-    try {
-      return await client.query<Row>(statement);
-    } catch (err) {
-      if ((err as { code?: string }).code === INVALID_STATEMENT_NAME) {
-        this.sessionStatements.delete(name);
-        delete parsed[name];
-      }
-      throw err;
-    } finally {
-      if (parsed[name] !== undefined) this.sessionStatements.add(name);
-    }
-  }
-
-  /** PGlite (embedded) reports itself in version(); it cannot cancel statements, and its connections share a session. */
-  private async detect(client: pg.PoolClient): Promise<{ cancellable: boolean; prepare: boolean; shared: boolean; copy: boolean }> {
-    const { rows } = await client.query<{ version: string }>('select version()');
-    const server = !/PGlite/i.test(rows[0]?.version ?? '');
-    return { cancellable: this.opts.cancellable ?? server, prepare: this.opts.prepare ?? true, shared: !server, copy: server };
-  }
-
   /** The statement's name; none past MAX_NAMED texts (it runs unnamed). */
   private statementName(sql: string): string | undefined {
     let name = this.names.get(sql);
     if (!name) {
       if (this.names.size >= MAX_NAMED) return undefined;
       const hash = crypto.createHash('sha1').update(sql).digest('hex').slice(0, 20);
-      name = (this.features?.shared ? this.sessionPrefix : 'gas_') + hash;
+      name = 'gas_' + hash;
       this.names.set(sql, name);
     }
     return name;
@@ -434,7 +293,7 @@ export class Database implements Queryable {
 
   private cancel(client: pg.PoolClient): void {
     const pid = (client as unknown as { processID?: number }).processID;
-    if (!this.features?.cancellable || !pid) return;
+    if (!this.cancellable || !pid) return;
     this.cancelPool
       .query('select pg_cancel_backend($1)', [pid])
       .catch((err) => this.log.warn({ err, pid }, 'could not cancel a statement past its deadline'));

@@ -8,6 +8,7 @@ import { asAppError, badRequest } from '../errors.js';
 import type { ContextFactory } from '../graphql/context-factory.js';
 import type { Logger } from '../logger.js';
 import { MSG } from '../messages.js';
+import { currentScope } from '../scope.js';
 import { responseBudget } from './graphql-cost.js';
 import { bracketNesting, GRAPHQL_LIMITS, graphqlLimitPlugins } from './graphql-limits.js';
 import { checkInput, clip } from './input-guard.js';
@@ -78,6 +79,20 @@ function partialResults(): Plugin {
 }
 
 /**
+ * An answer computed on a path index that a newer graph is being built for says so in `extensions.graph` (the
+ * generation it came from); X-Graph-Generation names it on every answer from the index.
+ */
+function graphGeneration(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      const graph = currentScope()?.graph;
+      if (!graph?.rebuilding || Array.isArray(result) || !('data' in result)) return;
+      setResult({ ...result, extensions: { ...result.extensions, graph } });
+    },
+  };
+}
+
+/**
  * graphql-yoga at /graphql: the same schema and context factory as the REST routes, graphql-jit for execution,
  * and a GraphiQL page that is self-contained (no CDN), so it works offline.
  */
@@ -103,7 +118,7 @@ export function createGraphQLHandler(
     landingPage: false,
     // The limits come first: tokens while parsing, aliases/depth/cost/directives on entering validation, the
     // response budget (and a costly document's turn) before execution.
-    plugins: [...graphqlLimitPlugins(), responseBudget(), guardParams(), useGraphQlJit(), partialResults()],
+    plugins: [...graphqlLimitPlugins(), responseBudget(), guardParams(), useGraphQlJit(), partialResults(), graphGeneration()],
     logging: {
       debug: (...args) => log.debug({ args }, 'yoga'),
       info: (...args) => log.info({ args }, 'yoga'),

@@ -1,3 +1,4 @@
+import onHeaders from 'on-headers';
 import type { NextFunction, Request, Response } from 'express';
 import { badRequest, requestTimeout, timeout } from '../errors.js';
 import { closeAfterAnswer } from './body-receive.js';
@@ -77,6 +78,14 @@ export function prefer(opts: PreferOptions = {}) {
       clearTimeout(timer);
       if (!res.writableFinished) scope.abort();
     });
+    // Answers from the path index name the graph generation they were computed on, and say when a newer one is
+    // being built (a write by anyone is followed within INDEX_CHECK_MS plus one rebuild).
+    onHeaders(res, () => {
+      const graph = scope.graph;
+      if (!graph) return;
+      res.setHeader('X-Graph-Generation', String(graph.generation));
+      if (graph.rebuilding) res.setHeader('X-Graph-Index', 'rebuilding');
+    });
     runInScope(scope, next);
   };
 }
@@ -92,6 +101,7 @@ export function prefer(opts: PreferOptions = {}) {
 class DeadlineScope implements RequestScope {
   private controller: AbortController | undefined;
   private aborted = false;
+  graph: RequestScope['graph'] = undefined;
 
   constructor(
     readonly requestId: string,

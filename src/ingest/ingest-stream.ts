@@ -29,7 +29,8 @@ const PEEK_BYTES = 64 * 1024;
  * Whatever goes wrong, the input is destroyed and the error is thrown as an IngestError naming the file and place
  * (database errors keep their own type); nothing of the file is written.
  */
-export async function ingestStream(store: GraphStore, file: string, input: Readable, opts: IngestOptions = {}): Promise<FileResult> {
+export async function ingestStream(store: GraphStore, file: string, input: Readable, given: IngestOptions = {}): Promise<FileResult> {
+  const opts = { ...given, onProgress: onlyChanges(given.onProgress) };
   const limits: IngestLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const now = (opts.now ?? new Date()).toISOString();
   let reader: CollectorReader | undefined;
@@ -172,6 +173,17 @@ const isCollectorKey = (key: string | null | undefined) => key === 'meta' || key
  * The first key of a JSON object at the start of `head` (after a byte order mark and white space); undefined when
  * the text does not start as an object with a plain key, null when more bytes are needed to tell.
  */
+/** Progress as it moves: the end's own count repeats the last batch's when the two agree, and is told once. */
+function onlyChanges(report: IngestOptions['onProgress']): IngestOptions['onProgress'] {
+  if (!report) return undefined;
+  let last: [number, number] | undefined;
+  return (objects, edges) => {
+    if (last && last[0] === objects && last[1] === edges) return;
+    last = [objects, edges];
+    report(objects, edges);
+  };
+}
+
 export function firstKey(head: Buffer): string | null | undefined {
   let i = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
   const skipSpace = () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config.js';
-import { embeddedInfoFile, isAlive } from '../db/embedded.js';
+import { embeddedInfoFile, isAlive } from '../db/embedded/index.js';
 import { Database } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { openStorage, type Storage } from './server.js';

@@ -51,6 +51,7 @@ import { createSsoService } from '../services/identity/sso.js';
 import { Keyring } from '../auth/secret-box.js';
 import { RevocableCache } from '../auth/revocable-cache.js';
 import { listenForAuthChanges, type AuthChangeFeed } from '../db/auth-listener.js';
+import { followGraph } from './follow-graph.js';
 import type { TokenPrincipal } from '../db/stores/identity/principals-store.js';
 import { createSecretsService } from '../services/identity/secrets.js';
 import { createAccountsService } from '../services/identity/accounts.js';
@@ -72,7 +73,7 @@ export interface ComposeDeps {
   config: Config;
   log: Logger;
   clock: () => Date;
-  /** 'embedded' (PGlite) or 'postgres'. */
+  /** 'embedded' (the cluster in DATA_DIR) or 'postgres' (DATABASE_URL). */
   storage: string;
   /**
    * 'check' (the server, default): prove at start that the server key opens the stored secrets, and seal rows
@@ -81,13 +82,6 @@ export interface ComposeDeps {
   secrets?: 'check' | 'lazy';
   /** The graph store; the PostgreSQL one by default (the only one built, see docs/operations.md). */
   graphStore?: GraphStore;
-  /**
-   * Subscribes to auth change notices (migration 0020's `gas_auth`) where the database hands this process every one
-   * as it commits: the embedded PGlite a server runs (EmbeddedDatabase.onNotice). Token principals are then cached
-   * on it too, until `lost`. On a server the notices come through a listening connection of their own (storage
-   * 'postgres').
-   */
-  authNotices?: (listener: { notice(): void; lost(): void }) => void;
 }
 
 /**
@@ -140,15 +134,11 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     await identity.checkSecrets();
     await secrets.sealPlain();
   }
-  // Token principals are cached only where every writer's change reaches this process as a notice: on a real
-  // server through LISTEN/NOTIFY (the feed opens with the first signed request), on the embedded PGlite a server
-  // runs through authNotices. A CLI on a running server's socket has neither: no cache (docs/security.md).
+  // Token principals are cached while every writer's change reaches this process as a notice, through a
+  // LISTEN/NOTIFY connection of its own (the feed opens with the first signed request; docs/security.md).
   const principalCache = new RevocableCache<TokenPrincipal>();
-  if (d.authNotices) {
-    principalCache.setLive(true);
-    d.authNotices({ notice: () => principalCache.invalidate(), lost: () => principalCache.setLive(false) });
-  }
   let authFeed: AuthChangeFeed | undefined;
+  let following: (() => Promise<void>) | undefined;
   // A request still in flight when the services stop must not open a feed that nothing would close.
   let stopped = false;
   const watchAuth = () => {
@@ -170,11 +160,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     keyring,
     log: log.child({ module: 'tokens' }),
     resolveClient: (clientId, tokenId) => clients.resolveSession(clientId, tokenId),
-    principalCache: d.authNotices
-      ? { get: (id, load) => principalCache.get(id, load), invalidate: () => principalCache.invalidate() }
-      : d.storage === 'postgres'
-        ? { get: (id, load) => (watchAuth(), principalCache.get(id, load)), invalidate: () => principalCache.invalidate() }
-        : undefined,
+    principalCache: { get: (id, load) => (watchAuth(), principalCache.get(id, load)), invalidate: () => principalCache.invalidate() },
   });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
   const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
@@ -319,9 +305,11 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     start() {
       datapipe.start();
       scheduler.start();
+      following = followGraph(db, graphIndex, config.indexCheckMs, log.child({ module: 'graph-feed' }));
     },
     async stop() {
       stopped = true;
+      await following?.();
       await scheduler.stop();
       await datapipe.stop();
       await authFeed?.stop();

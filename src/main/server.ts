@@ -1,35 +1,31 @@
 import type { Server } from 'node:http';
 import type { Config } from '../config.js';
-import { AUTH_CHANNEL } from '../db/auth-listener.js';
-import { startEmbedded, type EmbeddedDatabase } from '../db/embedded.js';
+import { startEmbedded } from '../db/embedded/index.js';
 import { migrate } from '../db/migrate.js';
 import { Database } from '../db/pool.js';
 import { answerClientErrors } from '../http/client-error.js';
 import { createHttpServer } from '../http/http-server.js';
 import type { Logger } from '../logger.js';
 import type { Services } from '../services/index.js';
-import { compose, type ComposeDeps } from './compose.js';
+import { compose } from './compose.js';
 
 export interface Storage {
   db: Database;
   kind: 'embedded' | 'postgres';
-  /** Auth change notices, when every one reaches this process without a connection of its own (ComposeDeps). */
-  authNotices?: ComposeDeps['authNotices'];
   close(): Promise<void>;
 }
 
-/** Opens the configured storage: DATABASE_URL, or embedded PGlite in DATA_DIR, reached through `pg` either way. */
+/** Opens the configured storage: DATABASE_URL, or the embedded PostgreSQL cluster in DATA_DIR, reached through `pg` either way. */
 export async function openStorage(config: Config, log: Logger, opts: { publish?: boolean } = {}): Promise<Storage> {
   if (config.databaseUrl) {
     const db = new Database(config.databaseUrl, { log: log.child({ module: 'db' }) });
     return { db, kind: 'postgres', close: () => db.close() };
   }
-  const embedded: EmbeddedDatabase = await startEmbedded(config.dataDir, log, { ...opts, channels: [AUTH_CHANNEL] });
-  const db = new Database(embedded.url, { log: log.child({ module: 'db' }), inProcess: embedded });
+  const embedded = await startEmbedded(config.dataDir, log, opts);
+  const db = new Database(embedded.url, { log: log.child({ module: 'db' }) });
   return {
     db,
     kind: 'embedded',
-    authNotices: (listener) => embedded.onNotice(AUTH_CHANNEL, listener),
     async close() {
       await db.close();
       await embedded.stop();
@@ -87,11 +83,22 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log,
     clock: () => new Date(),
     storage: storage.kind,
-    authNotices: storage.authNotices,
   });
+  const server: Server = createHttpServer(app);
+  try {
+    await listen(server, config.port, config.host);
+  } catch (err) {
+    // Nothing half-started is left behind (no administrator created, no password printed): the storage closes
+    // before the error is told, and the next start begins from the same state.
+    await stop();
+    await storage.close();
+    throw err;
+  }
+  // The first administrator is made once the service really serves, so its generated password is printed by the
+  // start that can be used with it; until it is, logins fail like any wrong password.
   const admin = await services.identity.ensureAdmin(config.adminPassword);
   if (admin.created && admin.password) {
-    // Printed once, on the first start only; it is not stored anywhere in clear.
+    // Printed once; it is not stored anywhere in clear.
     process.stderr.write(
       `\nCreated user "admin" (Administrator) with password: ${admin.password}\nChange it (gas user passwd admin, or PUT /api/v2/bloodhound-users/{id}/secret), or set GAS_ADMIN_PASSWORD before the first start.\n\n`,
     );
@@ -100,15 +107,6 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log.info({ user: 'admin' }, 'initial administrator created from GAS_ADMIN_PASSWORD');
   }
   start();
-  const server: Server = createHttpServer(app);
-  try {
-    await listen(server, config.port, config.host);
-  } catch (err) {
-    // Nothing half-started is left behind: the background work stops and the storage closes before the error is told.
-    await stop();
-    await storage.close();
-    throw err;
-  }
   answerClientErrors(server);
   // After listening, node reports a failed accept (EMFILE under a connection flood) as the server's 'error' event;
   // unheard, that would end the process. The server keeps listening and accepts again once descriptors free up.

@@ -116,6 +116,7 @@ describe('gas serve: start-up and connection floods', () => {
   it('logs a rejected promise nobody handled and goes on serving', async () => {
     const { child, url, output } = await serve({ ...env(0), FAULT: 'reject' }, { preload: FAULT });
     try {
+      expect((await fetch(`${url}/health`)).status).toBe(200); // the fault comes with the first request
       await until(() => output().includes('a promise was rejected and nothing handled it'));
       const line = output()
         .split('\n')
@@ -135,8 +136,10 @@ describe('gas serve: start-up and connection floods', () => {
   ])(
     'ends with a structured fatal line and exit 1 on an exception nobody caught (%s)',
     async (fault, message) => {
-      const { child, output } = await serve({ ...env(0), FAULT: fault }, { preload: FAULT });
-      const code = await new Promise<number | null>((r) => child.once('exit', r));
+      const { child, url, output } = await serve({ ...env(0), FAULT: fault }, { preload: FAULT });
+      const exited = new Promise<number | null>((r) => child.once('exit', r));
+      await fetch(`${url}/health`).catch(() => undefined); // the fault comes with the first request
+      const code = await exited;
       expect(code).toBe(1);
       const fatal = output()
         .split('\n')

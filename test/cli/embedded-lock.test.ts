@@ -12,7 +12,7 @@ const login = (url: string) =>
     body: JSON.stringify({ login_method: 'secret', username: 'admin', secret: PASSWORD }),
   });
 
-/** Two PGlite instances on one directory corrupt it: DATA_DIR is one process's at a time. */
+/** Two services on one cluster would fight over it: DATA_DIR is one process's at a time. */
 describe('the embedded store belongs to one process', () => {
   let dataDir: string;
   beforeEach(() => {
@@ -31,7 +31,7 @@ describe('the embedded store belongs to one process', () => {
       // CLI still finds it.
       expect((await login(first.url)).status).toBe(200);
       expect(fs.existsSync(path.join(dataDir, 'embedded.json'))).toBe(true);
-      expect(fs.existsSync(path.join(dataDir, 'run', '.s.PGSQL.5432'))).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, 'postgres', '.s.PGSQL.5432'))).toBe(true);
       const listed = await runCli(['user', 'list'], env());
       expect(listed).toMatchObject({ code: 0, stdout: expect.stringContaining('admin') });
     } finally {

@@ -6,9 +6,9 @@ import { signRequest } from '../../src/auth/signature';
 import { runCli, serveEmbedded } from '../helpers/cli';
 
 /**
- * `gas serve` on the embedded default keeps token principals between signed requests (it reads its database's
- * notices, src/db/session-notices.ts), and a change the CLI makes from another process through the server's socket
- * still takes effect on the very next request.
+ * `gas serve` on the embedded default keeps token principals between signed requests (emptied by its database's
+ * notices), and a change the CLI makes from another process through the server's socket still takes effect on the
+ * very next request.
  */
 describe('gas serve on the embedded store: a revocation from the CLI', () => {
   let dataDir: string;

@@ -29,7 +29,7 @@ describe('the embedded store loses its files under a running server', () => {
 
       // The database keeps the files it has open (an unlinked file stays readable): /health reads a table the
       // login did not, whose file is then gone.
-      fs.rmSync(path.join(dataDir, 'pgdata'), { recursive: true, force: true });
+      fs.rmSync(path.join(dataDir, 'postgres', 'base'), { recursive: true, force: true });
 
       const res = await fetch(`${server.url}/health`);
       expect(res.status).toBe(503);

@@ -1,8 +1,8 @@
 import { useGraphDb } from '../helpers/graph';
 
 /**
- * The store's edge scan (the path index's input): on a real server one COPY parsed from the socket's buffers,
- * on PGlite pages of rows. Both must hand over every edge once, with its kind and GPLink-enforced flag.
+ * The store's edge scan (the path index's input): one COPY parsed from the socket's buffers, or pages of
+ * rows where COPY is not to be had. Both must hand over every edge once, with its kind and GPLink-enforced flag.
  */
 describe('graph edge scan', () => {
   const g = useGraphDb();

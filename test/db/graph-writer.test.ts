@@ -1,10 +1,9 @@
 import { PgGraphStore } from '../../src/graph/pg/store';
-import { embedded } from '../helpers/db';
 import { useGraphDb } from '../helpers/graph';
 
 /**
- * The graph writer's merge rules, the same on both write paths (COPY + set-based merge on a server, parameterised
- * statements on PGlite): kinds unioned, incoming properties win, placeholder endpoints, edges by node id, and
+ * The graph writer's merge rules, the same on both write paths (COPY + set-based merge, and the parameterised
+ * statements the store keeps for callers without COPY): kinds unioned, incoming properties win, placeholder endpoints, edges by node id, and
  * values COPY's text format would otherwise mangle.
  */
 describe('graph writer', () => {
@@ -180,53 +179,49 @@ describe('graph writer', () => {
     expect(row!.n).toBe(4 * 4 * 2);
   });
 
-  // Only a real server has concurrent writers (PGlite serves one session).
-  (embedded() ? it.skip : it)(
-    'writes the edge to a new placeholder when another writer deletes its endpoint while the batch resolves it',
-    async () => {
-      await g.store().write((w) =>
-        w.upsertNodes([
-          { objectid: 'RACE-A', kinds: ['Base', 'User'], properties: {} },
-          { objectid: 'RACE-X', kinds: ['Base', 'Group'], properties: {} },
-        ]),
-      );
-      // Another writer deletes RACE-X and holds its transaction open.
-      let release!: () => void;
-      const held = new Promise<void>((r) => (release = r));
-      let deleted!: () => void;
-      const didDelete = new Promise<void>((r) => (deleted = r));
-      const other = g.db().tx(async (q) => {
-        await q.execute(`delete from graph_nodes where objectid = 'RACE-X'`);
-        deleted();
-        await held;
-      });
-      await didDelete;
-      // Our write's snapshot still sees RACE-X; locking it waits for the other writer, which then commits.
-      const write = g.store().write((w) => w.upsertEdges([{ start: 'RACE-A', end: 'RACE-X', kind: 'MemberOf', properties: {} }]));
-      write.catch(() => undefined);
-      for (let i = 0; i < 100; i++) {
-        const [w] = await g
-          .db()
-          .query<{ n: number }>(
-            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-          );
-        if (w!.n > 0) break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      release();
-      await other;
-      // As if the delete had come first: the endpoint is created again, as a placeholder of the edge's kind, and
-      // the edge points at it (never at the deleted row's id).
-      await write;
-      const rows = await g.db().query<{ objectid: string; props: Record<string, unknown>; kinds: string[] }>(
-        `select t.objectid, t.properties as props,
+  it('writes the edge to a new placeholder when another writer deletes its endpoint while the batch resolves it', async () => {
+    await g.store().write((w) =>
+      w.upsertNodes([
+        { objectid: 'RACE-A', kinds: ['Base', 'User'], properties: {} },
+        { objectid: 'RACE-X', kinds: ['Base', 'Group'], properties: {} },
+      ]),
+    );
+    // Another writer deletes RACE-X and holds its transaction open.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let deleted!: () => void;
+    const didDelete = new Promise<void>((r) => (deleted = r));
+    const other = g.db().tx(async (q) => {
+      await q.execute(`delete from graph_nodes where objectid = 'RACE-X'`);
+      deleted();
+      await held;
+    });
+    await didDelete;
+    // Our write's snapshot still sees RACE-X; locking it waits for the other writer, which then commits.
+    const write = g.store().write((w) => w.upsertEdges([{ start: 'RACE-A', end: 'RACE-X', kind: 'MemberOf', properties: {} }]));
+    write.catch(() => undefined);
+    for (let i = 0; i < 100; i++) {
+      const [w] = await g
+        .db()
+        .query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+      if (w!.n > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    release();
+    await other;
+    // As if the delete had come first: the endpoint is created again, as a placeholder of the edge's kind, and
+    // the edge points at it (never at the deleted row's id).
+    await write;
+    const rows = await g.db().query<{ objectid: string; props: Record<string, unknown>; kinds: string[] }>(
+      `select t.objectid, t.properties as props,
                 array(select k.name from graph_kinds k where k.id = any(t.kind_ids) order by k.name) as kinds
          from graph_edges e join graph_nodes a on a.id = e.start_id join graph_nodes t on t.id = e.end_id
          where a.objectid = 'RACE-A'`,
-      );
-      expect(rows).toEqual([{ objectid: 'RACE-X', props: { objectid: 'RACE-X', lastseen: null }, kinds: ['Base'] }]);
-    },
-  );
+    );
+    expect(rows).toEqual([{ objectid: 'RACE-X', props: { objectid: 'RACE-X', lastseen: null }, kinds: ['Base'] }]);
+  });
 
   it('writes nothing of a transaction that fails, even with a batch still in flight', async () => {
     const before = await g.store().counts();

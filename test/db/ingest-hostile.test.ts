@@ -227,7 +227,7 @@ describe('ingest of hostile files', () => {
     );
     expect(r.errors).toEqual([]);
     expect(r.files[0]).toMatchObject({ objects: 1, edges: 300_000 });
-  }, 180_000); // generous: a loaded CI machine on embedded PGlite; no timing is asserted
+  }, 180_000); // generous: a loaded CI machine; no timing is asserted
 
   it('a good file after all that still lands, both key orders', async () => {
     expect((await ingestPath(store, write('users.json', dataFirst(users)))).errors).toEqual([]);

@@ -1,4 +1,4 @@
-import { createTestDb, embedded, type TestDb } from '../helpers/db';
+import { createTestDb, type TestDb } from '../helpers/db';
 
 /**
  * Several of the service's schemas in one database (deployments side by side, test runs, a benchmark and its
@@ -26,12 +26,10 @@ describe('migrations in several schemas of one database', () => {
     const [a, b, c] = await Promise.all(dbs.map(indexes));
     expect(b).toEqual(a);
     expect(c).toEqual(a);
-    // The embedded PGlite has no pg_trgm: there the migration leaves a notice, not an error.
-    if (!embedded()) expect(a).toContain('graph_nodes_name_trgm_idx');
+    expect(a).toContain('graph_nodes_name_trgm_idx');
   });
 
   it("keeps the other schemas' trigram index when one schema is dropped", async () => {
-    if (embedded()) return; // no pg_trgm on PGlite
     dbs = [await createTestDb(), await createTestDb()];
     const [first, second] = dbs;
     await first!.drop();

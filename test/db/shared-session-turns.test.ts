@@ -2,11 +2,8 @@ import { Database } from '../../src/db/pool';
 import { createTestDb, testLog, testUrl, type TestDb } from '../helpers/db';
 
 /**
- * On PGlite every connection shares one session, one connection holds it for a whole transaction, and meanwhile
- * its socket answers no other connection, a new one's handshake included. A caller that needed a new connection
- * waited out the connect timeout and was told the database was away (503) when it was only busy (an ingest's file
- * transaction lasts seconds). Callers now wait for their turn before they take a connection. On a server each
- * connection is its own session and the same calls simply run.
+ * A transaction held open for seconds (an ingest's file transaction) must not make other callers of the same
+ * Database look like an outage: they take connections of their own and run, even with a short connect timeout.
  */
 describe('callers of a Database while one of its transactions is open', () => {
   let t: TestDb;

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { createTestDb, embedded, type TestDb } from '../helpers/db';
+import { createTestDb, type TestDb } from '../helpers/db';
 
 const SRC = path.resolve(__dirname, '..', '..', 'src');
 
@@ -50,7 +50,7 @@ describe('statements queued on one connection', () => {
     expect((await t.db.query<{ c: number }>('select count(*)::int as c from queued'))[0]!.c).toBe(before);
   });
 
-  (embedded() ? it.skip : it)('queues a COPY behind the statements before it and ahead of those after it', async () => {
+  it('queues a COPY behind the statements before it and ahead of those after it', async () => {
     const counts = await t.db.tx(async (q) => {
       const first = q.query<{ c: number }>('select count(*)::int as c from queued');
       const copied = q.copyFrom!('copy queued (n) from stdin', ['7\n8\n', '9\n']);
@@ -62,7 +62,7 @@ describe('statements queued on one connection', () => {
   });
 
   // Rows given as buffers are written behind the statement without waiting for the server to ask (copy-in.ts).
-  (embedded() ? it.skip : it)('runs a COPY sent with its rows, and statements around it in one string', async () => {
+  it('runs a COPY sent with its rows, and statements around it in one string', async () => {
     const rows = await t.db.tx(async (q) => {
       const copied = await q.copyFrom!('savepoint around; copy queued (n) from stdin; release savepoint around', [
         Buffer.from('5011\n5012\n'),
@@ -75,7 +75,7 @@ describe('statements queued on one connection', () => {
     expect(rows).toEqual({ copied: 3, seen: [5011, 5012, 5013] });
   });
 
-  (embedded() ? it.skip : it)('sends rows given as text by their bytes, whatever the characters', async () => {
+  it('sends rows given as text by their bytes, whatever the characters', async () => {
     await t.db.query('create table if not exists copied_text (s text not null)');
     const names = ['Ådministratör', 'José', '管理者', 'plain'];
     const copied = await t.db.tx((q) =>
@@ -85,7 +85,7 @@ describe('statements queued on one connection', () => {
     expect((await t.db.query<{ s: string }>('select s from copied_text')).map((r) => r.s).sort()).toEqual([...names].sort());
   });
 
-  (embedded() ? it.skip : it)('recovers from a COPY that fails part-way through rows already sent', async () => {
+  it('recovers from a COPY that fails part-way through rows already sent', async () => {
     await t.db.query('create table if not exists copied_once (n int primary key)');
     const many = Buffer.from(Array.from({ length: 200_000 }, (_, i) => `${1000 + i}\n`).join('')); // ~1.4 MB after the duplicate
     const outcome = await t.db.tx(async (q) => {
@@ -113,7 +113,7 @@ describe('statements queued on one connection', () => {
     expect((await t.db.query<{ n: number }>('select n from copied_once')).map((r) => r.n)).toEqual([5]);
   });
 
-  (embedded() ? it.skip : it)('rejects a COPY whose connection is lost with its rows in flight, rather than hang', async () => {
+  it('rejects a COPY whose connection is lost with its rows in flight, rather than hang', async () => {
     await t.db.query('create table if not exists copy_locked (n int)');
     // One session holds the table, so the COPY waits on the lock with its rows sent; another watches and ends it.
     const [holder, watcher] = [new pg.Client({ connectionString: t.url }), new pg.Client({ connectionString: t.url })];

@@ -20,7 +20,10 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
 export const EMBEDDED_ADMIN_PASSWORD = 'a-long-enough-admin-password-1!';
 
 /** `gas serve` on the embedded default (no DATABASE_URL) in `dataDir`; resolves with its URL once it listens. */
-export function serveEmbedded(dataDir: string): Promise<{ child: ChildProcess; url: string; output(): string }> {
+export function serveEmbedded(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; output(): string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: ROOT,
     env: {
@@ -31,6 +34,7 @@ export function serveEmbedded(dataDir: string): Promise<{ child: ChildProcess; u
       HOST: '127.0.0.1',
       PORT: '0',
       GAS_ADMIN_PASSWORD: EMBEDDED_ADMIN_PASSWORD,
+      ...extraEnv,
     },
   });
   let out = '';

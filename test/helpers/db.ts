@@ -18,7 +18,7 @@ export interface TestDb {
 
 /**
  * A migrated, empty database for one test file: its own schema on the shared test server, so files never see
- * each other's rows. Nothing is mocked; this is the PostgreSQL (or PGlite) the suite runs on.
+ * each other's rows. Nothing is mocked; this is the PostgreSQL (embedded or TEST_DATABASE_URL's) the suite runs on.
  */
 export async function createTestDb(): Promise<TestDb> {
   const schema = `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
@@ -29,7 +29,8 @@ export async function createTestDb(): Promise<TestDb> {
   const log = testLog();
   const db = new Database(testUrl(), { log, searchPath: schema });
   await migrate(db, log);
-  const url = `${testUrl()}?options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+  const base = testUrl();
+  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
   return {
     db,
     schema,

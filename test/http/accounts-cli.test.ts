@@ -65,17 +65,18 @@ describe('gas user / gas secrets', () => {
   it('the embedded store listens on a unix socket in a 0700 directory, not on TCP', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-emb-'));
     try {
-      // PGlite's loader needs a plain Node process (not Jest's sandbox): a small script reports where it listened.
+      // In a plain Node process, as `gas serve` runs it: a small script reports where it listened.
       const script = `
         const { startEmbedded } = require('./src/db/embedded');
         const { createLogger } = require('./src/logger');
         const fs = require('fs');
         (async () => {
           const e = await startEmbedded(${JSON.stringify(dir)}, createLogger('silent'));
-          const run = ${JSON.stringify(path.join(dir, 'run'))};
+          const run = ${JSON.stringify(path.join(dir, 'postgres'))};
           const st = fs.statSync(run);
           const sock = fs.statSync(run + '/.s.PGSQL.5432');
-          process.stdout.write(JSON.stringify({ url: e.url, dirMode: (st.mode & 0o777).toString(8), socket: sock.isSocket(), sockMode: (sock.mode & 0o777).toString(8) }));
+          const conf = fs.readFileSync(run + '/postmaster.pid', 'utf8').split('\\n');
+          process.stdout.write(JSON.stringify({ url: e.url, dirMode: (st.mode & 0o777).toString(8), socket: sock.isSocket(), sockMode: (sock.mode & 0o777).toString(8), listen: conf[5] }));
           await e.stop();
         })();`;
       const outText = execFileSync(process.execPath, ['--import', 'tsx', '-e', script], {
@@ -83,7 +84,7 @@ describe('gas user / gas secrets', () => {
         timeout: 60_000,
       }).toString();
       const info = JSON.parse(outText);
-      expect(info).toEqual({ url: expect.stringContaining('?host='), dirMode: '700', socket: true, sockMode: '600' });
+      expect(info).toEqual({ url: expect.stringContaining('?host='), dirMode: '700', socket: true, sockMode: '700', listen: '' });
       expect(info.url).not.toMatch(/127\.0\.0\.1|:\d+\//);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

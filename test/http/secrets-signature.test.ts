@@ -63,7 +63,7 @@ describe('signed-request replay window', () => {
     // Just before the end of the second hour after its start: the date as sent is more than an hour old, but the
     // minutes are not signed, so a replay moves them to the end of the hour and is still accepted, once.
     t.clock.advance(hourStart.getTime() + 2 * 3600_000 - 1000 - t.clock.now().getTime());
-    expect(expectWrapper(await go(date), 401).message).toMatch(/too far behind server time by 59\.98 minutes beyond the allowed hour/);
+    expect(expectWrapper(await go(date), 401).message).toMatch(/too far behind server time by 59\.9\d minutes beyond the allowed hour/);
     const endOfHour = date.slice(0, 13) + ':59:59.999Z';
     expect((await go(endOfHour)).status).toBe(200);
     t.clock.advance(2000);

@@ -2,15 +2,15 @@ import pg from 'pg';
 import request from 'supertest';
 import { apiToken, createTestApp, expectWrapper, login, signed, userWithRole, type ApiToken, type TestApp } from '../helpers/app';
 import { FEED_NAME } from '../../src/db/auth-listener';
-import { embedded, testLog, testUrl } from '../helpers/db';
+import { testLog, testUrl } from '../helpers/db';
 import { Database } from '../../src/db/pool';
 import { compose } from '../../src/main/compose';
 import { eventually } from '../helpers/eventually';
 
 /**
  * Token principals are cached between signed requests on PostgreSQL (dropped on every LISTEN/NOTIFY notice from
- * migration 0020's triggers). Revocation must still take effect on the very next request. On PGlite there is no
- * cache; the same tests hold.
+ * migration 0020's triggers), on the embedded cluster as on a server. Revocation must still take effect on the
+ * very next request.
  */
 describe('signed requests right after revocation', () => {
   let t: TestApp;
@@ -35,7 +35,6 @@ describe('signed requests right after revocation', () => {
    * notice), so the revocation that follows is tested against a cached principal, not a fresh read.
    */
   async function cached(token: ApiToken): Promise<void> {
-    if (embedded()) return;
     for (const started = Date.now(); Date.now() - started < 10_000;) {
       expect((await signed(t.app, token, 'GET', '/api/v2/self')).status).toBe(200);
       await silently('update auth_tokens set deleted_at = now() where id = $1', [token.id]);
@@ -62,7 +61,6 @@ describe('signed requests right after revocation', () => {
   });
 
   it('a change made by another process reaches this server as a notice', async () => {
-    if (embedded()) return; // no cache on PGlite: nothing to reach
     const token = await apiToken(t.app, adminJwt);
     await cached(token);
     const other = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
@@ -78,7 +76,6 @@ describe('signed requests right after revocation', () => {
   });
 
   it('serves nothing from the cache while the listening connection is gone, and caches again once it is back', async () => {
-    if (embedded()) return;
     const token = await apiToken(t.app, adminJwt);
     await cached(token);
     await sql(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [FEED_NAME]);
@@ -116,7 +113,6 @@ describe('signed requests right after revocation', () => {
   });
 
   it('a signed request still arriving after the services stopped opens no change feed', async () => {
-    if (embedded()) return;
     const db = new Database(testUrl(), { log: testLog(), searchPath: t.testDb.schema });
     try {
       const other = await compose({ db, config: t.config, log: testLog(), clock: t.clock.now, storage: 'postgres' });
@@ -131,7 +127,6 @@ describe('signed requests right after revocation', () => {
   });
 
   it("a last_access write held up by a lock on the token's row neither holds the answer nor piles up", async () => {
-    if (embedded()) return; // one session there: test/http/embedded-token-cache.test.ts holds it with a transaction
     const token = await apiToken(t.app, adminJwt);
     await cached(token);
     const lastAccess = async () =>

@@ -1,4 +1,4 @@
-import { runOutsideScope } from '../../scope.js';
+import { currentScope, runOutsideScope } from '../../scope.js';
 import { GraphIndex } from '../../graph/index/graph-index.js';
 import type { GraphStore } from '../../graph/store.js';
 import type { Logger } from '../../logger.js';
@@ -54,17 +54,50 @@ export class GraphIndexHolder {
     return this.building !== undefined;
   }
 
-  /** The index to answer from; the one in hand as a plain value while no check of the generation is due. */
+  /**
+   * The index to answer from; the one in hand as a plain value while no check of the generation is due. The
+   * request's scope is told which generation its answer comes from, and whether a newer one is being built.
+   */
   current(): MaybePromise<GraphIndex> {
     const index = this.index;
-    if (!index) return this.building ?? this.rebuild();
-    if (this.building || Date.now() - this.checkedAt < this.opts.checkIntervalMs) return index;
+    if (!index) return whenReady(this.building ?? this.rebuild(), (built) => this.answeredFrom(built));
+    if (this.building || Date.now() - this.checkedAt < this.opts.checkIntervalMs) return this.answeredFrom(index);
     return this.store.generation().then((generation) => {
       this.checkedAt = Date.now();
       this.seen(generation);
       if (index.generation !== generation) void this.rebuild().catch(() => undefined); // logged in rebuild
-      return this.index ?? index;
+      return this.answeredFrom(this.index ?? index);
     });
+  }
+
+  private answeredFrom(index: GraphIndex): GraphIndex {
+    const scope = currentScope();
+    if (scope) {
+      const behind = this.building !== undefined || (this.generationSeen !== undefined && this.generationSeen !== index.generation);
+      scope.graph = { generation: index.generation, rebuilding: behind };
+    }
+    return index;
+  }
+
+  /**
+   * Reads the store's generation now and starts a rebuild when it moved, without waiting for a request to look:
+   * the server calls it on every announced change and every `checkIntervalMs`, so a write by anyone (the CLI,
+   * another replica) reaches the answers within that interval plus one rebuild. Never rejects.
+   */
+  async refresh(): Promise<void> {
+    const index = this.index;
+    if (!index || this.stopping.signal.aborted) return;
+    try {
+      const generation = await runOutsideScope(() => this.store.generation());
+      this.checkedAt = Date.now();
+      this.seen(generation);
+      if (generation !== index.generation) {
+        if (this.building) this.again = true;
+        else await this.rebuild();
+      }
+    } catch (err) {
+      if (!this.stopping.signal.aborted) this.opts.log.warn({ err }, 'could not read the graph generation; the next check tries again');
+    }
   }
 
   /**
