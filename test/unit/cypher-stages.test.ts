@@ -104,6 +104,14 @@ describe('plan', () => {
     expect(planMatch(m.patterns, m.where, new Set(), stats({ g: 0.5 })).steps[0]).toMatchObject({ kind: 'node', node: { name: 't' } });
   });
 
+  it('narrows a relationship type list by `NOT r:Type` instead of filtering each relationship', () => {
+    const m = matchOf('MATCH (n:Group)-[r:MemberOf|AdminTo|GenericAll]->(m) WHERE NOT r:MemberOf RETURN n');
+    const plan = planMatch(m.patterns, m.where, new Set(), stats({}));
+    expect(plan.steps.map((s) => s.kind)).toEqual(['node', 'expand']);
+    expect(plan.steps[1]).toMatchObject({ rel: { pattern: { types: ['AdminTo', 'GenericAll'] } } });
+    expect(m.patterns[0]!.rels[0]!.types).toEqual(['MemberOf', 'AdminTo', 'GenericAll']); // the query itself is untouched
+  });
+
   it("checks a shortest path's far end against the WHERE as the search reaches it", () => {
     const m = matchOf("MATCH p = shortestPath((s:User)-[*1..]->(t:Group)) WHERE s.hasspn = true AND t.objectid ENDS WITH '-512' RETURN p");
     const plan = planMatch(m.patterns, m.where, new Set(), stats({ t: 0.001, s: 0.05 }));
@@ -140,6 +148,11 @@ describe('execute', () => {
     expect(await rows('RETURN null = null AS a, null OR true AS b, null AND false AS c, 1 IN [null, 1] AS d, 2 IN [null, 1] AS e')).toEqual(
       [[null, true, false, true, null]],
     );
+  });
+
+  it('answers `NOT r:Type` on listed types as the filter would', async () => {
+    expect(await rows("MATCH (x {n: 'a'})-[r:R|S]->(y) WHERE NOT r:S RETURN y.n AS y ORDER BY y")).toEqual([['b'], ['c']]);
+    expect(await rows("MATCH (x {n: 'a'})-[r:R|S]->(y) WHERE NOT r:R RETURN y.n AS y")).toEqual([]);
   });
 
   it('stops at the deadline', async () => {
