@@ -236,9 +236,13 @@ function* varExpand(
   const backwards = step.backwards;
   const path: RelV[] = [];
   const stack: { node: number; iter: Iterator<GraphStep> }[] = [];
+  const plainTo = plainNode(step.to.pattern);
+  const plainR = plainRel(step.rel.pattern);
+  /** The checks of an end that need no generator: most paths of a walk end at a node of another label. */
+  const endOk = (node: number) =>
+    target !== undefined ? target instanceof NodeV && target.id === node : !plainTo || labelsMatch(step.to.pattern, node, ctx);
   const emit = function* (node: number): Stream {
-    if (target !== undefined && !(target instanceof NodeV && target.id === node)) return;
-    if (target === undefined && !(yield* nodeMatches(step.to.pattern, node, row, ctx))) return;
+    if (target === undefined && !plainTo && !(yield* nodeMatches(step.to.pattern, node, row, ctx))) return;
     const rels = backwards ? [...path].reverse() : [...path];
     if (boundRels !== undefined && !(Array.isArray(boundRels) && sameRels(boundRels, rels))) return;
     if (step.rel.pattern.where && step.rel.pattern.variable) {
@@ -251,7 +255,7 @@ function* varExpand(
     yield* stepAt(plan, i + 1, next, used, ctx);
     used.length = n;
   };
-  if (range.min === 0) yield* emit(from.id);
+  if (range.min === 0 && endOk(from.id)) yield* emit(from.id);
   if (max < 1) return;
   stack.push({ node: from.id, iter: ctx.graph.expand(from.id, step.direction, relTypes)[Symbol.iterator]() });
   while (stack.length) {
@@ -266,9 +270,9 @@ function* varExpand(
     }
     const s = n.value;
     if (used.includes(s.rel.id) || path.some((r) => r.id === s.rel.id)) continue;
-    if (!(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
+    if (!plainR && !(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
     path.push(s.rel);
-    if (path.length >= range.min) yield* emit(s.other);
+    if (path.length >= range.min && endOk(s.other)) yield* emit(s.other);
     if (path.length < max) stack.push({ node: s.other, iter: ctx.graph.expand(s.other, step.direction, relTypes)[Symbol.iterator]() });
     else path.pop();
   }
