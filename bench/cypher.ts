@@ -34,7 +34,7 @@ export async function cypherBench(): Promise<Record<string, unknown>> {
   const azureUsers = smoke ? 50 : tier.azureUsers;
   const runs = smoke ? 1 : Number(process.env.BENCH_CYPHER_RUNS ?? 5);
   const pairsWanted = smoke ? 5 : Number(process.env.BENCH_CYPHER_PAIRS ?? 50);
-  const store = await keptDatabase(`cypher_tier_${smoke ? 'smoke' : tierName}`);
+  const store = await keptDatabase(`cypher_tier_${smoke ? 'smoke' : tierName.toLowerCase()}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-bench-cypher-'));
   const composed = await benchService(store, benchConfig());
   try {
@@ -88,8 +88,10 @@ export async function cypherBench(): Promise<Record<string, unknown>> {
         if (status !== 'ok') break;
       }
       if (status === 'ok' || status === 'timeout') all.push(...(times.length ? times : [10_000]));
-      const s = summarise(times.length ? times : [NaN]);
-      perQuery.push({ name: q.name, medianMs: round(s.p50), maxMs: round(Math.max(...times, 0)), status, rows });
+      // A query cut by the deadline counts at it (no NaN: it would leave the slowest list unsorted).
+      const s = summarise(times.length ? times : [status === 'timeout' ? 10_000 : 0]);
+      const maxMs = status === 'timeout' ? 10_000 : Math.max(...times, 0);
+      perQuery.push({ name: q.name, medianMs: round(s.p50), maxMs: round(maxMs), status, rows });
     }
     const memAfter = await settledMemory();
     const overall = summarise(all);

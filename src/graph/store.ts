@@ -132,6 +132,8 @@ export interface GraphStore {
    * key and graph generation). `objectid` reads the identity column.
    */
   nodePropertyColumn(key: string): Promise<{ ids: number[]; values: unknown[] }>;
+  /** One property of every edge that has it, by start, end and kind (the Cypher engine's relationship columns). */
+  edgePropertyColumn(key: string): Promise<{ starts: number[]; ends: number[]; kinds: string[]; values: unknown[] }>;
   scanNodes(propertyKeys: readonly string[], onBatch: (rows: NodeScanRow[]) => void): Promise<void>;
   scanEdges(onBatch: (batch: EdgeScanBatch) => void): Promise<void>;
   /** Names of kind ids seen in scans (after a scan, or from the kind table). */

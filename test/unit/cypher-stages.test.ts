@@ -86,6 +86,38 @@ describe('plan', () => {
     expect(plan.steps[1]).toMatchObject({ kind: 'filter' }); // the WHERE, as soon as g is bound
     expect(plan.steps[2]).toMatchObject({ kind: 'expand', from: { name: 'g' }, to: { name: 'u' }, direction: 'in', backwards: true });
   });
+
+  const matchOf = (text: string) => {
+    const q = toModel(parseText(text));
+    return q.parts[0]!.clauses[0]! as Extract<(typeof q.parts)[0]['clauses'][0], { kind: 'match' }>;
+  };
+  const stats = (share: Record<string, number>) => ({
+    nodeCount: () => 100_000,
+    labelCount: (l: string) => ({ Group: 5000, Tag_Tier_Zero: 250 })[l] ?? 100_000,
+    canLookUp: () => false,
+    selectivity: (n: { name: string }) => share[n.name],
+  });
+
+  it('starts at the end its WHERE narrows most, not at the smaller label', () => {
+    const m = matchOf("MATCH (g:Group)-[:MemberOf]->(t:Tag_Tier_Zero) WHERE g.objectid ENDS WITH '-513' RETURN t");
+    expect(planMatch(m.patterns, m.where, new Set(), stats({ g: 0.0005 })).steps[0]).toMatchObject({ kind: 'node', node: { name: 'g' } });
+    expect(planMatch(m.patterns, m.where, new Set(), stats({ g: 0.5 })).steps[0]).toMatchObject({ kind: 'node', node: { name: 't' } });
+  });
+
+  it('narrows a relationship type list by `NOT r:Type` instead of filtering each relationship', () => {
+    const m = matchOf('MATCH (n:Group)-[r:MemberOf|AdminTo|GenericAll]->(m) WHERE NOT r:MemberOf RETURN n');
+    const plan = planMatch(m.patterns, m.where, new Set(), stats({}));
+    expect(plan.steps.map((s) => s.kind)).toEqual(['node', 'expand']);
+    expect(plan.steps[1]).toMatchObject({ rel: { pattern: { types: ['AdminTo', 'GenericAll'] } } });
+    expect(m.patterns[0]!.rels[0]!.types).toEqual(['MemberOf', 'AdminTo', 'GenericAll']); // the query itself is untouched
+  });
+
+  it("checks a shortest path's far end against the WHERE as the search reaches it", () => {
+    const m = matchOf("MATCH p = shortestPath((s:User)-[*1..]->(t:Group)) WHERE s.hasspn = true AND t.objectid ENDS WITH '-512' RETURN p");
+    const plan = planMatch(m.patterns, m.where, new Set(), stats({ t: 0.001, s: 0.05 }));
+    expect(plan.steps.map((s) => s.kind)).toEqual(['node', 'filter', 'shortest', 'path']);
+    expect(plan.steps[2]).toMatchObject({ kind: 'shortest', from: { name: 't' }, to: { name: 's' }, toFilters: [{ kind: 'binary' }] });
+  });
 });
 
 describe('execute', () => {
@@ -116,6 +148,11 @@ describe('execute', () => {
     expect(await rows('RETURN null = null AS a, null OR true AS b, null AND false AS c, 1 IN [null, 1] AS d, 2 IN [null, 1] AS e')).toEqual(
       [[null, true, false, true, null]],
     );
+  });
+
+  it('answers `NOT r:Type` on listed types as the filter would', async () => {
+    expect(await rows("MATCH (x {n: 'a'})-[r:R|S]->(y) WHERE NOT r:S RETURN y.n AS y ORDER BY y")).toEqual([['b'], ['c']]);
+    expect(await rows("MATCH (x {n: 'a'})-[r:R|S]->(y) WHERE NOT r:R RETURN y.n AS y")).toEqual([]);
   });
 
   it('stops at the deadline', async () => {

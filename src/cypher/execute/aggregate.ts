@@ -1,5 +1,5 @@
 import { runtimeError } from '../errors.js';
-import { CFloat, compare, isNumber, keyOf, num, orderCompare, type Value } from './values.js';
+import { CFloat, compare, isNumber, keyOf, NodeV, num, orderCompare, type Value } from './values.js';
 import { DurationV } from './temporal.js';
 
 /** One aggregate's running state for one group. */
@@ -13,12 +13,19 @@ export function accumulator(name: string, distinct: boolean, extra: Value[] = []
   const inner = base(name, extra);
   if (!distinct) return inner;
   const seen = new Set<string>();
+  // Nodes by id: collect(DISTINCT m) over a scan meets one a row, and a string key each is most of its cost.
+  const nodes = new Set<number>();
   return {
     add(v) {
       if (v === null) return;
-      const k = keyOf(v);
-      if (seen.has(k)) return;
-      seen.add(k);
+      if (v instanceof NodeV) {
+        if (nodes.has(v.id)) return;
+        nodes.add(v.id);
+      } else {
+        const k = keyOf(v);
+        if (seen.has(k)) return;
+        seen.add(k);
+      }
       inner.add(v);
     },
     result: () => inner.result(),

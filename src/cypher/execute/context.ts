@@ -8,6 +8,17 @@ import type { Value } from './values.js';
 export type Row = Record<string, Value>;
 
 /**
+ * A copy of a row, with one more binding when `key` is given. Rows are copied key by key, not by `{ ...row, k: v }`:
+ * V8 makes an object spread and then extended a slow one (Node 20: ~40× slower to build), and a scan builds one a row.
+ */
+export function extend(row: Row, key?: string, value?: Value): Row {
+  const out: Row = {};
+  for (const k in row) out[k] = row[k]!;
+  if (key !== undefined) out[key] = value!;
+  return out;
+}
+
+/**
  * What an operator hands up instead of a row when the driver must act: give the event loop a turn (`pause`), or
  * wait for data a graph read asked for (`wait`) and then go on.
  */

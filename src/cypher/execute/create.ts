@@ -1,7 +1,7 @@
 import type { LabelExpr, PatternPart } from '../model/ast.js';
 import { readOnly, runtimeError } from '../errors.js';
 import { isWritable } from '../graph/graph.js';
-import { Signal, type ExecContext, type Row, type Stream } from './context.js';
+import { extend, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { evaluate } from './eval.js';
 import { isMap, NodeV, PathV, RelV, type MapValue } from './values.js';
 
@@ -17,7 +17,7 @@ export function* create(patterns: PatternPart[], input: Stream, ctx: ExecContext
       yield r;
       continue;
     }
-    const row: Row = { ...r };
+    const row: Row = extend(r);
     for (const p of patterns) {
       const nodes: NodeV[] = [];
       const rels: RelV[] = [];

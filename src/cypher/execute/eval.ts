@@ -2,7 +2,7 @@ import type { Expr, LabelExpr, MapProjectionItem, PatternPart } from '../model/a
 import { runtimeError } from '../errors.js';
 import { NeedData } from '../graph/graph.js';
 import type { ExecContext, Row, Stream } from './context.js';
-import { Signal } from './context.js';
+import { extend, Signal } from './context.js';
 import { callFunction } from './functions.js';
 import { directChildren } from '../plan/expressions.js';
 import { arithmetic, regexMatch } from './operators.js';
@@ -80,7 +80,7 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext): Value {
       const list = asList(evaluate(e.list, row, ctx), 'list comprehension');
       if (list === null) return null;
       const out: Value[] = [];
-      const inner: Row = { ...row };
+      const inner: Row = extend(row);
       for (const item of list) {
         ctx.budget.step();
         inner[e.variable] = item;
@@ -94,7 +94,7 @@ export function evaluate(e: Expr, row: Row, ctx: ExecContext): Value {
     case 'reduce': {
       const list = asList(evaluate(e.list, row, ctx), 'reduce');
       if (list === null) return null;
-      const inner: Row = { ...row, [e.acc]: evaluate(e.init, row, ctx) };
+      const inner: Row = extend(row, e.acc, evaluate(e.init, row, ctx));
       for (const item of list) {
         ctx.budget.step();
         inner[e.variable] = item;
@@ -265,7 +265,7 @@ function quantifier(e: Extract<Expr, { kind: 'quantifier' }>, row: Row, ctx: Exe
   if (list === null) return null;
   let trues = 0;
   let nulls = 0;
-  const inner: Row = { ...row };
+  const inner: Row = extend(row);
   for (const item of list) {
     ctx.budget.step();
     inner[e.variable] = item;

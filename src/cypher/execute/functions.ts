@@ -2,7 +2,7 @@ import { runtimeError, unsupported } from '../errors.js';
 import type { ExecContext } from './context.js';
 import { display } from './operators.js';
 import { DateTimeV, DateV, DurationV, durationBetween } from './temporal.js';
-import { CFloat, isMap, isNumber, NodeV, num, PathV, RelV, typeName, type MapValue, type Value } from './values.js';
+import { CFloat, isMap, isNumber, NodeV, nodeV, num, PathV, RelV, typeName, type MapValue, type Value } from './values.js';
 
 /** Cypher's scalar functions (aggregates are the projection's: aggregate.ts). Names arrive lower-cased. */
 export function callFunction(name: string, args: Value[], ctx: ExecContext): Value {
@@ -244,11 +244,11 @@ const FUNCTIONS: Record<string, Fn> = {
   keys: unary(keys),
   properties: unary(properties),
   startnode: unary((v) => {
-    if (v instanceof RelV) return new NodeV(v.start);
+    if (v instanceof RelV) return nodeV(v.start);
     throw typeError('startNode', v);
   }),
   endnode: unary((v) => {
-    if (v instanceof RelV) return new NodeV(v.end);
+    if (v instanceof RelV) return nodeV(v.end);
     throw typeError('endNode', v);
   }),
   nodes: unary((v) => {

@@ -2,18 +2,18 @@ import type { Expr, NodePattern, RelPattern } from '../model/ast.js';
 import { runtimeError } from '../errors.js';
 import { NeedData, type Step as GraphStep } from '../graph/graph.js';
 import type { MatchPlan, PartSlots, RelSlot, Step } from '../plan/plan.js';
-import { PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
+import { extend, PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { evaluate, labelMatch } from './eval.js';
 import { shortestSearch } from './shortest.js';
-import { equals, isMap, NodeV, PathV, RelV, type Value } from './values.js';
+import { equals, isMap, NodeV, nodeV, PathV, RelV, type Value } from './values.js';
 
 /**
  * Runs a MATCH plan for one incoming row: every way to bind the plan's slots, each as a row. Relationships are
  * unique within the MATCH (Neo4j's relationship isomorphism): a relationship bound once is not bound again, in the
  * same path or in another part of the pattern.
  */
-export function* runMatch(plan: MatchPlan, row: Row, ctx: ExecContext): Stream {
-  yield* stepAt(plan, 0, row, [], ctx);
+export function runMatch(plan: MatchPlan, row: Row, ctx: ExecContext): Stream {
+  return stepAt(plan, 0, row, [], ctx);
 }
 
 /** Evaluates, turning a read of data still to load into the NeedData to wait for. */
@@ -43,34 +43,35 @@ function* checked(fn: () => Value): Generator<Signal, Value, void> {
   }
 }
 
-function* stepAt(plan: MatchPlan, i: number, row: Row, used: number[], ctx: ExecContext): Stream {
-  if (ctx.budget.pauseDue) yield PAUSE;
-  if (i === plan.steps.length) {
-    yield row;
-    return;
-  }
+/**
+ * The stream of step `i` on: a plain function handing back the step's own generator, so a row passes one
+ * generator per step on its way up rather than two (a scan sends millions of rows through them).
+ */
+function stepAt(plan: MatchPlan, i: number, row: Row, used: number[], ctx: ExecContext): Stream {
+  if (i === plan.steps.length) return one(row, ctx);
   const step = plan.steps[i]!;
   switch (step.kind) {
-    case 'filter': {
-      if ((yield* value(step.expr, row, ctx)) === true) yield* stepAt(plan, i + 1, row, used, ctx);
-      return;
-    }
+    case 'filter':
+      return filterStep(plan, i, step.expr, row, used, ctx);
     case 'node':
-      yield* bindNode(plan, i, step, row, used, ctx);
-      return;
+      return bindNode(plan, i, step, row, used, ctx);
     case 'expand':
-      if (step.rel.pattern.range) yield* varExpand(plan, i, step, row, used, ctx);
-      else yield* expand(plan, i, step, row, used, ctx);
-      return;
+      return step.rel.pattern.range ? varExpand(plan, i, step, row, used, ctx) : expand(plan, i, step, row, used, ctx);
     case 'shortest':
-      yield* shortest(plan, i, step, row, used, ctx);
-      return;
-    case 'path': {
-      const path = buildPath(step.part, row);
-      yield* stepAt(plan, i + 1, { ...row, [step.name]: path }, used, ctx);
-      return;
-    }
+      return shortest(plan, i, step, row, used, ctx);
+    case 'path':
+      return stepAt(plan, i + 1, extend(row, step.name, buildPath(step.part, row)), used, ctx);
   }
+}
+
+function* one(row: Row, ctx: ExecContext): Stream {
+  if (ctx.budget.pauseDue) yield PAUSE;
+  yield row;
+}
+
+function* filterStep(plan: MatchPlan, i: number, expr: Expr, row: Row, used: number[], ctx: ExecContext): Stream {
+  if (ctx.budget.pauseDue) yield PAUSE;
+  if ((yield* value(expr, row, ctx)) === true) yield* stepAt(plan, i + 1, row, used, ctx);
 }
 
 function* bindNode(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'node' }>, row: Row, used: number[], ctx: ExecContext): Stream {
@@ -82,13 +83,52 @@ function* bindNode(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'node
     if (yield* nodeMatches(step.node.pattern, bound.id, row, ctx)) yield* stepAt(plan, i + 1, row, used, ctx);
     return;
   }
+  const plain = plainNode(step.node.pattern);
   for (const id of yield* candidates(step, row, ctx)) {
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
-    if (!(yield* nodeMatches(step.node.pattern, id, row, ctx))) continue;
-    yield* stepAt(plan, i + 1, { ...row, [name]: new NodeV(id) }, used, ctx);
+    if (plain ? !labelsMatch(step.node.pattern, id, ctx) : !(yield* nodeMatches(step.node.pattern, id, row, ctx))) continue;
+    const next = extend(row, name, nodeV(id));
+    const j = passFilters(plan, i + 1, next, ctx);
+    if (j < 0) continue;
+    if (j === plan.steps.length) yield next;
+    else yield* stepAt(plan, j, next, used, ctx);
   }
 }
+
+/**
+ * The filter steps from `i` on, run at once on a row just bound (most rows of a scan fail one): the index of the
+ * next step to run, -1 when a filter rejects the row. A filter whose data is still loading is left to `stepAt`,
+ * which waits for it.
+ */
+function passFilters(plan: MatchPlan, i: number, row: Row, ctx: ExecContext): number {
+  const steps = plan.steps;
+  for (; i < steps.length; i++) {
+    const step = steps[i]!;
+    if (step.kind !== 'filter') return i;
+    let v: Value;
+    try {
+      v = evaluate(step.expr, row, ctx);
+    } catch (e) {
+      if (e instanceof NeedData) return i;
+      throw e;
+    }
+    if (v !== true) return -1;
+  }
+  return i;
+}
+
+/** A node pattern checked by its labels alone (no inline map, no inline WHERE). */
+const plainNode = (p: NodePattern) => !p.properties && !(p.where && p.variable);
+
+function labelsMatch(p: NodePattern, id: number, ctx: ExecContext): boolean {
+  if (!p.labels) return true;
+  if (p.labels.kind === 'name') return ctx.graph.hasLabel(id, p.labels.name);
+  return labelMatch(p.labels, (l) => ctx.graph.hasLabel(id, l));
+}
+
+/** A relationship pattern checked by its types alone. */
+const plainRel = (p: RelPattern) => !p.properties && !(p.where && p.variable && !p.range);
 
 /** The nodes a scan starts from: a look-up when the graph has one, else a label's nodes, else all. */
 function* candidates(step: Extract<Step, { kind: 'node' }>, row: Row, ctx: ExecContext): Generator<Signal, Iterable<number>, void> {
@@ -114,7 +154,7 @@ function* nodeMatches(p: NodePattern, id: number, row: Row, ctx: ExecContext): G
   if (p.labels && !labelMatch(p.labels, (l) => ctx.graph.hasLabel(id, l))) return false;
   if (p.properties && !(yield* propertiesMatch(p.properties, row, ctx, (k) => ctx.graph.nodeProperty(id, k)))) return false;
   if (p.where && p.variable) {
-    const inner = row[p.variable] === undefined ? { ...row, [p.variable]: new NodeV(id) } : row;
+    const inner = row[p.variable] === undefined ? extend(row, p.variable, nodeV(id)) : row;
     if ((yield* value(p.where, inner, ctx)) !== true) return false;
   }
   return true;
@@ -135,7 +175,7 @@ function* propertiesMatch(props: Expr, row: Row, ctx: ExecContext, get: (key: st
 function* relMatches(p: RelPattern, rel: RelV, row: Row, ctx: ExecContext): Generator<Signal, boolean, void> {
   if (p.properties && !(yield* propertiesMatch(p.properties, row, ctx, (k) => ctx.graph.relProperty(rel, k)))) return false;
   if (p.where && p.variable && !p.range) {
-    if ((yield* value(p.where, { ...row, [p.variable]: rel }, ctx)) !== true) return false;
+    if ((yield* value(p.where, extend(row, p.variable, rel), ctx)) !== true) return false;
   }
   return true;
 }
@@ -147,18 +187,28 @@ function* expand(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'expand
   if (!(from instanceof NodeV)) return;
   const boundRel = row[step.rel.name];
   const target = row[step.to.name];
+  const plainTo = plainNode(step.to.pattern);
+  const plainR = plainRel(step.rel.pattern);
   for (const s of ctx.graph.expand(from.id, step.direction, types(step.rel)) as Iterable<GraphStep>) {
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
     if (used.includes(s.rel.id)) continue;
     if (boundRel !== undefined && !(boundRel instanceof RelV && boundRel.id === s.rel.id)) continue;
     if (target !== undefined && !(target instanceof NodeV && target.id === s.other)) continue;
-    if (!(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
-    if (target === undefined && !(yield* nodeMatches(step.to.pattern, s.other, row, ctx))) continue;
-    const next = { ...row, [step.rel.name]: s.rel };
-    if (target === undefined) next[step.to.name] = new NodeV(s.other);
+    if (!plainR && !(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
+    if (target === undefined) {
+      if (plainTo ? !labelsMatch(step.to.pattern, s.other, ctx) : !(yield* nodeMatches(step.to.pattern, s.other, row, ctx))) continue;
+    }
+    const next = extend(row, step.rel.name, s.rel);
+    if (target === undefined) next[step.to.name] = nodeV(s.other);
+    const j = passFilters(plan, i + 1, next, ctx);
+    if (j < 0) continue;
+    if (j === plan.steps.length) {
+      yield next;
+      continue;
+    }
     used.push(s.rel.id);
-    yield* stepAt(plan, i + 1, next, used, ctx);
+    yield* stepAt(plan, j, next, used, ctx);
     used.pop();
   }
 }
@@ -186,22 +236,26 @@ function* varExpand(
   const backwards = step.backwards;
   const path: RelV[] = [];
   const stack: { node: number; iter: Iterator<GraphStep> }[] = [];
+  const plainTo = plainNode(step.to.pattern);
+  const plainR = plainRel(step.rel.pattern);
+  /** The checks of an end that need no generator: most paths of a walk end at a node of another label. */
+  const endOk = (node: number) =>
+    target !== undefined ? target instanceof NodeV && target.id === node : !plainTo || labelsMatch(step.to.pattern, node, ctx);
   const emit = function* (node: number): Stream {
-    if (target !== undefined && !(target instanceof NodeV && target.id === node)) return;
-    if (target === undefined && !(yield* nodeMatches(step.to.pattern, node, row, ctx))) return;
+    if (target === undefined && !plainTo && !(yield* nodeMatches(step.to.pattern, node, row, ctx))) return;
     const rels = backwards ? [...path].reverse() : [...path];
     if (boundRels !== undefined && !(Array.isArray(boundRels) && sameRels(boundRels, rels))) return;
     if (step.rel.pattern.where && step.rel.pattern.variable) {
-      if ((yield* value(step.rel.pattern.where, { ...row, [step.rel.pattern.variable]: rels }, ctx)) !== true) return;
+      if ((yield* value(step.rel.pattern.where, extend(row, step.rel.pattern.variable, rels), ctx)) !== true) return;
     }
-    const next = { ...row, [step.rel.name]: rels };
-    if (target === undefined) next[step.to.name] = new NodeV(node);
+    const next = extend(row, step.rel.name, rels);
+    if (target === undefined) next[step.to.name] = nodeV(node);
     const n = used.length;
     for (const r of path) used.push(r.id);
     yield* stepAt(plan, i + 1, next, used, ctx);
     used.length = n;
   };
-  if (range.min === 0) yield* emit(from.id);
+  if (range.min === 0 && endOk(from.id)) yield* emit(from.id);
   if (max < 1) return;
   stack.push({ node: from.id, iter: ctx.graph.expand(from.id, step.direction, relTypes)[Symbol.iterator]() });
   while (stack.length) {
@@ -216,9 +270,9 @@ function* varExpand(
     }
     const s = n.value;
     if (used.includes(s.rel.id) || path.some((r) => r.id === s.rel.id)) continue;
-    if (!(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
+    if (!plainR && !(yield* relMatches(step.rel.pattern, s.rel, row, ctx))) continue;
     path.push(s.rel);
-    if (path.length >= range.min) yield* emit(s.other);
+    if (path.length >= range.min && endOk(s.other)) yield* emit(s.other);
     if (path.length < max) stack.push({ node: s.other, iter: ctx.graph.expand(s.other, step.direction, relTypes)[Symbol.iterator]() });
     else path.pop();
   }
@@ -251,7 +305,7 @@ function* shortest(
     maxDepth: range.max ?? ctx.budget.limits.maxUnboundedHops,
     minDepth: range.min,
     all: step.all,
-    accept: (node) => nodeMatchesSync(step.to.pattern, node, row, ctx),
+    accept: (node) => nodeMatchesSync(step.to.pattern, node, row, ctx) && filtersPass(step.toFilters, step.to.name, node, row, ctx),
     relOk: (r) => !used.includes(r.id) && relMatchesSync(rel.pattern, r, row, ctx),
     plainRels: !rel.pattern.properties && !rel.pattern.where && used.length === 0,
   });
@@ -259,10 +313,18 @@ function* shortest(
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
     const rels = backwards ? [...f.rels].reverse() : f.rels;
-    const next: Row = { ...row, [rel.name]: rel.pattern.range ? rels : rels[0]! };
-    if (target === undefined) next[step.to.name] = new NodeV(f.end);
+    const next: Row = extend(row, rel.name, rel.pattern.range ? rels : rels[0]!);
+    if (target === undefined) next[step.to.name] = nodeV(f.end);
     yield* stepAt(plan, i + 1, next, used, ctx);
   }
+}
+
+/** WHERE parts on a shortest path's far end, for one candidate end (data still to load throws NeedData). */
+function filtersPass(filters: Expr[], name: string, node: number, row: Row, ctx: ExecContext): boolean {
+  if (!filters.length) return true;
+  const inner = extend(row, name, nodeV(node));
+  for (const f of filters) if (evaluate(f, inner, ctx) !== true) return false;
+  return true;
 }
 
 /** The synchronous checks of a search's callbacks: data still to load is waited for by the search itself. */
@@ -295,7 +357,7 @@ function buildPath(part: PartSlots, row: Row): Value {
     for (const r of list) {
       rels.push(r);
       at = r.start === at ? r.end : r.start;
-      nodes.push(new NodeV(at));
+      nodes.push(nodeV(at));
     }
   }
   return new PathV(nodes, rels);

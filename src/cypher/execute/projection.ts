@@ -2,7 +2,7 @@ import type { Expr, Projection } from '../model/ast.js';
 import { runtimeError, semanticError } from '../errors.js';
 import { NeedData } from '../graph/graph.js';
 import { accumulator, type Accumulator } from './aggregate.js';
-import { PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
+import { extend, PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { AGGREGATES, evaluate, hasAggregate } from './eval.js';
 import { directChildren } from '../plan/expressions.js';
 import { keyOf, orderCompare, type Value } from './values.js';
@@ -30,6 +30,22 @@ export function* evalWaiting(e: Expr, row: Row, ctx: ExecContext): Generator<Sig
       if (!(err instanceof NeedData)) throw err;
       yield new Signal(err.ready);
     }
+  }
+}
+
+/** Not evaluated yet: the graph still loads data the expression reads (see `evalNow`). */
+export const PENDING: unique symbol = Symbol('pending');
+
+/**
+ * Evaluates without a generator (one a row costs more than most expressions): PENDING when data is still loading,
+ * for the caller to evaluate again through `evalWaiting`.
+ */
+export function evalNow(e: Expr, row: Row, ctx: ExecContext): Value | typeof PENDING {
+  try {
+    return evaluate(e, row, ctx);
+  } catch (err) {
+    if (err instanceof NeedData) return PENDING;
+    throw err;
   }
 }
 
@@ -137,9 +153,12 @@ function* projected(input: Stream, p: Projection, starNames: string[], ctx: Exec
       yield r;
       continue;
     }
-    const out: Row = { ...r };
+    const out: Row = extend(r);
     for (const n of starNames) out[n] = r[n]!;
-    for (const item of p.items) out[item.name] = yield* evalWaiting(item.expr, r, ctx);
+    for (const item of p.items) {
+      const v = evalNow(item.expr, r, ctx);
+      out[item.name] = v === PENDING ? yield* evalWaiting(item.expr, r, ctx) : v;
+    }
     yield out;
   }
 }
@@ -159,11 +178,14 @@ function* grouped(input: Stream, p: Projection, starNames: string[], ctx: ExecCo
     }
     ctx.budget.step();
     const keyValues: Value[] = [];
-    for (const k of keys) keyValues.push(yield* evalWaiting(k.expr, r, ctx));
-    const key = keyValues.map(keyOf).join('\u0000');
+    for (const k of keys) {
+      const v = evalNow(k.expr, r, ctx);
+      keyValues.push(v === PENDING ? yield* evalWaiting(k.expr, r, ctx) : v);
+    }
+    const key = keyValues.length === 1 ? keyOf(keyValues[0]!) : keyValues.map(keyOf).join('\u0000');
     let g = groups.get(key);
     if (!g) {
-      const row: Row = { ...r };
+      const row: Row = extend(r);
       keys.forEach((k, i) => (row[k.name] = keyValues[i]!));
       const accs: Accumulator[] = [];
       for (const s of slots) {
@@ -177,7 +199,8 @@ function* grouped(input: Stream, p: Projection, starNames: string[], ctx: ExecCo
     }
     for (let i = 0; i < slots.length; i++) {
       const s = slots[i]!;
-      const v = s.arg ? yield* evalWaiting(s.arg, r, ctx) : true;
+      let v = s.arg ? evalNow(s.arg, r, ctx) : true;
+      if (v === PENDING) v = yield* evalWaiting(s.arg!, r, ctx);
       g.accs[i]!.add(v);
       // What collect keeps counts against the budget, a list by its length.
       if (s.fn === 'collect') ctx.budget.hold(Array.isArray(v) ? 1 + v.length : 1);
@@ -197,7 +220,7 @@ function* grouped(input: Stream, p: Projection, starNames: string[], ctx: ExecCo
     });
   for (const g of groups.values()) {
     if (ctx.budget.pauseDue) yield PAUSE;
-    const row: Row = { ...g.row };
+    const row: Row = extend(g.row);
     slots.forEach((s, i) => (row[s.name] = g.accs[i]!.result()));
     for (const a of aggregated) row[a.name] = yield* evalWaiting(a.expr, row, ctx);
     yield row;
@@ -222,7 +245,10 @@ function* sorted(input: Stream, p: Projection, columns: string[], projectedOnly:
     }
     const scope = projectedOnly ? onlyColumns(r, columns) : r;
     const keys: Value[] = [];
-    for (const o of order) keys.push(yield* evalWaiting(o.expr, scope, ctx));
+    for (const o of order) {
+      const v = evalNow(o.expr, scope, ctx);
+      keys.push(v === PENDING ? yield* evalWaiting(o.expr, scope, ctx) : v);
+    }
     buffer.push({ row: r, keys });
     ctx.budget.hold(columns.length + keys.length);
   }

@@ -2,11 +2,12 @@ import type { Clause, Expr, PatternPart, Query, SingleQuery } from '../model/ast
 import { semanticError } from '../errors.js';
 import { planMatch, type GraphStats, type MatchPlan } from '../plan/plan.js';
 import { patternVariables } from '../plan/expressions.js';
-import { Signal, type ExecContext, type Row, type Stream } from './context.js';
+import { extend, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { PATTERN_PATH, truth } from './eval.js';
 import { runMatch } from './match.js';
 import { create } from './create.js';
-import { columnsOf, evalWaiting, isUserVariable, project } from './projection.js';
+import { selectivity } from './estimate.js';
+import { columnsOf, evalNow, evalWaiting, isUserVariable, PENDING, project } from './projection.js';
 import { keyOf, type Value } from './values.js';
 
 /** Stage 5: a query as a stream of rows over the graph, clause by clause. */
@@ -110,7 +111,8 @@ function* filter(input: Stream, where: Expr, ctx: ExecContext): Stream {
       yield r;
       continue;
     }
-    if (truth(yield* evalWaiting(where, r, ctx), 'WHERE') === true) yield r;
+    const v = evalNow(where, r, ctx);
+    if (truth(v === PENDING ? yield* evalWaiting(where, r, ctx) : v, 'WHERE') === true) yield r;
   }
 }
 
@@ -120,12 +122,13 @@ function* unwind(expr: Expr, variable: string, input: Stream, ctx: ExecContext):
       yield r;
       continue;
     }
-    const v: Value = yield* evalWaiting(expr, r, ctx);
+    const now = evalNow(expr, r, ctx);
+    const v: Value = now === PENDING ? yield* evalWaiting(expr, r, ctx) : now;
     if (v === null) continue;
     const list = Array.isArray(v) ? v : [v];
     for (const item of list) {
       ctx.budget.step();
-      yield { ...r, [variable]: item };
+      yield extend(r, variable, item);
     }
   }
 }
@@ -159,6 +162,7 @@ function statsOf(ctx: ExecContext): GraphStats {
     nodeCount: () => g.nodeCount(),
     labelCount: (l) => g.labelCount(l),
     canLookUp: (key) => g.nodesByProperty !== undefined && (key === 'objectid' || key === 'name'),
+    selectivity: (node, filters) => selectivity(node, filters, ctx),
   };
 }
 
@@ -185,7 +189,7 @@ function* match(c: Extract<Clause, { kind: 'match' }>, input: Stream, ctx: ExecC
       yield strip(out);
     }
     if (!any && c.optional) {
-      const nulls: Row = { ...r };
+      const nulls: Row = extend(r);
       for (const v of introduced) if (nulls[v] === undefined) nulls[v] = null;
       yield nulls;
     }

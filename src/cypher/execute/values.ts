@@ -20,6 +20,25 @@ export class NodeV {
   constructor(readonly id: number) {}
 }
 
+let nodeValues: (NodeV | undefined)[] = [];
+
+/**
+ * The node value of a dense id, made once: a scan binds a node a row and an aggregate may hold millions, and a
+ * NodeV carries nothing but its id (values compare by id, never by identity).
+ */
+export function nodeV(id: number): NodeV {
+  let v = nodeValues[id];
+  if (v !== undefined) return v;
+  if (!Number.isInteger(id) || id < 0) return new NodeV(id);
+  if (id >= nodeValues.length) {
+    // Grown in steps, never written past its end: an array with holes far apart turns into a slow dictionary.
+    const grown = new Array<NodeV | undefined>(Math.max(id + 1, nodeValues.length * 2, 1024)).fill(undefined);
+    for (let i = 0; i < nodeValues.length; i++) grown[i] = nodeValues[i];
+    nodeValues = grown;
+  }
+  return (nodeValues[id] = new NodeV(id));
+}
+
 /** A relationship: its id, its ends (as stored, start → end) and its type. */
 export class RelV {
   constructor(
@@ -73,9 +92,9 @@ export function typeName(v: Value): string {
  */
 export function equals(a: Value, b: Value): boolean | null {
   if (a === null || b === null) return null;
+  if (typeof a === 'string' || typeof a === 'boolean') return a === b;
   if (typeof a === 'number' && typeof b === 'number') return a === b;
   if (isNumber(a) && isNumber(b)) return num(a) === num(b);
-  if (typeof a === 'string' || typeof a === 'boolean') return a === b;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     let unknown = false;

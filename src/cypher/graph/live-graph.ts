@@ -1,4 +1,4 @@
-import type { GraphIndex, Side } from '../../graph/index/graph-index.js';
+import type { GraphIndex } from '../../graph/index/graph-index.js';
 import { allShortestPaths } from '../../graph/index/shortest-paths.js';
 import type { Direction } from '../model/ast.js';
 import { fromJson, RelV, type MapValue, type Value } from '../execute/values.js';
@@ -10,6 +10,8 @@ export interface LiveSources {
   column(key: string): Promise<{ ids: number[]; values: unknown[] }>;
   /** Whole nodes' properties by store id. */
   nodes(ids: readonly number[]): Promise<{ id: number; properties: Record<string, unknown> }[]>;
+  /** One property of every edge that has it, by store ids of its ends and its kind. */
+  relColumn(key: string): Promise<{ starts: number[]; ends: number[]; kinds: string[]; values: unknown[] }>;
   /** Edges' properties by start, end and kind. */
   edges(
     triples: readonly { startId: number; endId: number; kind: string }[],
@@ -22,6 +24,14 @@ export type TagKinds = ReadonlyMap<string, ReadonlySet<number>>;
 /** Columns kept per graph at most; the oldest is dropped past it (each is ~1-4 MB at tier M). */
 const MAX_COLUMNS = 64;
 
+/** Relationships read one by one for a key before its whole column is read. */
+const REL_READS_BEFORE_COLUMN = 16;
+
+/** One property of every node that has it, by dense node number. */
+type Column = Map<number, Value> | (Value | undefined)[];
+/** A column is an array when at least one node in this many has the key (8 bytes a node against a map's ~40 an entry). */
+const DENSE_SHARE = 5;
+
 /**
  * The service's graph for Cypher. Structure comes from the in-memory path index (dense node numbers, kind bitsets,
  * both CSR directions); a relationship's id is its position in the index's out arrays. Node properties are read
@@ -31,10 +41,14 @@ const MAX_COLUMNS = 64;
  * as BloodHound writes it (admin_tier_0, owned).
  */
 export class LiveGraph implements CypherGraph {
-  private readonly columns = new Map<string, Map<number, Value>>();
+  private readonly columns = new Map<string, Column>();
   private readonly loading = new Map<string, Promise<void>>();
   private readonly full = new Map<number, MapValue>();
   private readonly relProps = new Map<number, MapValue>();
+  private readonly relLoading = new Map<number, Promise<void>>();
+  private readonly relColumns = new Map<string, Map<number, Value>>();
+  private readonly relMisses = new Map<string, number>();
+  private readonly relColumnLoading = new Map<string, Promise<void>>();
   private readonly byLabel = new Map<string, Int32Array>();
   private readonly lookups = new Map<string, Map<string, number[]>>();
   private kindNames: string[];
@@ -74,10 +88,14 @@ export class LiveGraph implements CypherGraph {
     let p = this.loading.get(key);
     if (!p) {
       p = this.sources.column(key).then(({ ids, values }) => {
-        const col = new Map<number, Value>();
+        // Read once per node a query visits: an array by dense number when most nodes have the key, else a map.
+        const col: Column =
+          ids.length * DENSE_SHARE >= this.index.nodeCount ? new Array<Value | undefined>(this.index.nodeCount) : new Map();
         for (let i = 0; i < ids.length; i++) {
           const d = this.index.dense(ids[i]!);
-          if (d >= 0) col.set(d, fromJson(values[i]));
+          if (d < 0) continue;
+          if (col instanceof Map) col.set(d, fromJson(values[i]));
+          else col[d] = fromJson(values[i]);
         }
         if (this.columns.size >= MAX_COLUMNS) this.columns.delete(this.columns.keys().next().value!);
         this.columns.set(key, col);
@@ -149,7 +167,7 @@ export class LiveGraph implements CypherGraph {
   nodeProperty(node: number, key: string): Value {
     const col = this.columns.get(key);
     if (!col) throw new NeedData(this.loadColumn(key));
-    const v = col.get(node) ?? null;
+    const v = (col instanceof Map ? col.get(node) : col[node]) ?? null;
     return key === 'system_tags' ? this.systemTags(node, v) : v;
   }
 
@@ -178,33 +196,26 @@ export class LiveGraph implements CypherGraph {
   }
 
   *expand(node: number, direction: Direction, types: readonly string[] | null): Iterable<Step> {
+    // One generator for both sides and every kind range: a scan expands every node it meets.
     const index = this.index;
-    if (direction !== 'in') yield* this.side(index.side('out'), node, types, true);
-    if (direction !== 'out') yield* this.side(index.side('in'), node, types, direction === 'in');
-  }
-
-  private *side(side: Side, node: number, types: readonly string[] | null, selfLoops: boolean): Iterable<Step> {
-    const index = this.index;
-    const out = side.edges === null;
-    const ranges: [number, number][] = [];
-    if (types === null) ranges.push([side.offsets[node]!, side.offsets[node + 1]!]);
-    else {
-      for (const t of types) {
-        const k = index.edgeKindId(t);
-        if (k < 0) continue;
-        ranges.push([index.kindStart(side, node, k), index.kindStart(side, node, k + 1)]);
-      }
-    }
-    for (const [from, to] of ranges) {
-      for (let q = from; q < to; q++) {
-        const pos = out ? q : side.edges![q]!;
-        const other = side.others[q]!;
-        // A self-loop is one relationship: met once when both directions are asked for.
-        if (!out && !selfLoops && other === node) continue;
-        const rel = out
-          ? new RelV(pos, node, other, index.edgeKindName(index.outKinds[pos]!))
-          : new RelV(pos, other, node, index.edgeKindName(index.outKinds[pos]!));
-        yield { rel, other };
+    const kinds = types === null ? null : types.map((t) => index.edgeKindId(t)).filter((k) => k >= 0);
+    for (let pass = 0; pass < 2; pass++) {
+      const out = pass === 0;
+      if (out ? direction === 'in' : direction === 'out') continue;
+      const side = index.side(out ? 'out' : 'in');
+      // A self-loop is one relationship: met once when both directions are asked for.
+      const skipLoops = !out && direction === 'both';
+      const ranges = kinds === null ? 1 : kinds.length;
+      for (let r = 0; r < ranges; r++) {
+        const from = kinds === null ? side.offsets[node]! : index.kindStart(side, node, kinds[r]!);
+        const to = kinds === null ? side.offsets[node + 1]! : index.kindStart(side, node, kinds[r]! + 1);
+        for (let q = from; q < to; q++) {
+          const other = side.others[q]!;
+          if (skipLoops && other === node) continue;
+          const pos = out ? q : side.edges![q]!;
+          const type = index.edgeKindName(index.outKinds[pos]!);
+          yield { rel: out ? new RelV(pos, node, other, type) : new RelV(pos, other, node, type), other };
+        }
       }
     }
   }
@@ -217,18 +228,59 @@ export class LiveGraph implements CypherGraph {
   }
 
   relProperty(rel: RelV, key: string): Value {
+    const col = this.relColumns.get(key);
+    if (col) return col.get(rel.id) ?? null;
+    const known = this.relProps.get(rel.id);
+    if (known) return known[key] ?? null;
+    // A WHERE on a relationship property over a scan reads the key's column once, not a round trip per
+    // relationship; the first few reads of a key go by the relationship (a path's handful of edges).
+    const misses = (this.relMisses.get(key) ?? 0) + 1;
+    this.relMisses.set(key, misses);
+    if (misses > REL_READS_BEFORE_COLUMN) throw new NeedData(this.loadRelColumn(key));
     return this.relProperties(rel)[key] ?? null;
   }
 
   relProperties(rel: RelV): MapValue {
     const known = this.relProps.get(rel.id);
     if (known) return known;
-    const triple = { startId: this.index.dbId(rel.start), endId: this.index.dbId(rel.end), kind: rel.type };
-    throw new NeedData(
-      this.sources.edges([triple]).then((rows) => {
+    let p = this.relLoading.get(rel.id);
+    if (!p) {
+      const triple = { startId: this.index.dbId(rel.start), endId: this.index.dbId(rel.end), kind: rel.type };
+      p = this.sources.edges([triple]).then((rows) => {
         this.relProps.set(rel.id, fromJson(rows[0]?.properties ?? {}) as MapValue);
-      }),
-    );
+      });
+      const done = () => this.relLoading.delete(rel.id);
+      p.then(done, done);
+      this.relLoading.set(rel.id, p);
+    }
+    throw new NeedData(p);
+  }
+
+  private loadRelColumn(key: string): Promise<void> {
+    let p = this.relColumnLoading.get(key);
+    if (!p) {
+      p = this.sources.relColumn(key).then(({ starts, ends, kinds, values }) => {
+        const index = this.index;
+        const out = index.side('out');
+        const col = new Map<number, Value>();
+        for (let i = 0; i < starts.length; i++) {
+          const s = index.dense(starts[i]!);
+          const e = index.dense(ends[i]!);
+          const k = index.edgeKindId(kinds[i]!);
+          if (s < 0 || e < 0 || k < 0) continue;
+          const to = index.kindStart(out, s, k + 1);
+          for (let q = index.kindStart(out, s, k); q < to; q++) {
+            if (out.others[q] === e) col.set(q, fromJson(values[i]));
+          }
+        }
+        if (this.relColumns.size >= MAX_COLUMNS) this.relColumns.delete(this.relColumns.keys().next().value!);
+        this.relColumns.set(key, col);
+      });
+      const done = () => this.relColumnLoading.delete(key);
+      p.then(done, done);
+      this.relColumnLoading.set(key, p);
+    }
+    return p;
   }
 
   /** Object ids (upper-cased, as stored) and names by value, from their columns. */
@@ -240,7 +292,7 @@ export class LiveGraph implements CypherGraph {
       const col = this.columns.get(key);
       if (!col) throw new NeedData(this.loadColumn(key));
       table = new Map();
-      for (const [d, v] of col) {
+      for (const [d, v] of col instanceof Map ? col : col.entries()) {
         if (typeof v !== 'string') continue;
         const list = table.get(v);
         if (list) list.push(d);

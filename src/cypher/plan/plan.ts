@@ -29,7 +29,16 @@ export type Step =
       direction: Direction;
       /** walking the pattern right to left */ backwards: boolean;
     }
-  | { kind: 'shortest'; part: PartSlots; from: NodeSlot; to: NodeSlot; direction: Direction; all: boolean }
+  | {
+      kind: 'shortest';
+      part: PartSlots;
+      from: NodeSlot;
+      to: NodeSlot;
+      direction: Direction;
+      all: boolean;
+      /** WHERE parts that read only the far end and what is bound before: checked as each end is reached. */
+      toFilters: Expr[];
+    }
   | { kind: 'path'; part: PartSlots; name: string }
   | { kind: 'filter'; expr: Expr };
 
@@ -55,6 +64,12 @@ export interface GraphStats {
   nodeCount(): number;
   labelCount(label: string): number;
   canLookUp(key: string): boolean;
+  /**
+   * The share (0..1) of a node pattern's candidates that pass `filters` (WHERE parts reading only that node), from
+   * a sample; undefined when the graph cannot tell. Lets the plan start at `(g:Group)` with a rare object id suffix
+   * rather than at a smaller label the WHERE does not narrow.
+   */
+  selectivity?(node: NodeSlot, filters: Expr[]): number | undefined;
 }
 
 let anonymous = 0;
@@ -68,7 +83,9 @@ export function planMatch(
   pathSlot?: string,
 ): MatchPlan {
   const parts = patterns.map((p) => slots(p));
-  const filters = (where ? conjuncts(where) : []).map((expr) => ({ expr, vars: freeVariables(expr), late: hasSubpattern(expr) }));
+  const filters = (where ? conjuncts(where) : [])
+    .filter((expr) => !narrowedTypes(expr, parts, bound))
+    .map((expr) => ({ expr, vars: freeVariables(expr), late: hasSubpattern(expr) }));
   const known = new Set(bound);
   const steps: Step[] = [];
   const relSlots: string[] = [];
@@ -83,6 +100,7 @@ export function planMatch(
     }
   };
   const patternVariables = new Set<string>();
+  const pathNames = new Set(patterns.map((p) => p.pathVariable).filter((v): v is string => !!v));
   for (const p of parts) {
     for (const n of p.slots.nodes) patternVariables.add(n.name);
     for (const r of p.slots.rels) patternVariables.add(r.name);
@@ -90,18 +108,38 @@ export function planMatch(
   const lookups = lookupsOf(
     filters.map((f) => f.expr),
     stats,
+    bound,
   );
+  const shares = selectivities(parts, filters, known, lookups, stats);
+  const cost = (n: NodeSlot) => {
+    const c = nodeCost(n, known, stats, lookups);
+    const share = shares.get(n.name);
+    return share === undefined || c < 2 ? c : 2 + (c - 2) * share;
+  };
+  /** Takes out the WHERE parts that read only what is bound and `extra`. */
+  const take = (extra: string): Expr[] => {
+    const out: Expr[] = [];
+    for (let i = 0; i < filters.length; i++) {
+      const f = filters[i]!;
+      if (f.late || !f.vars.has(extra) || [...f.vars].some((v) => pathNames.has(v))) continue;
+      if ([...f.vars].every((v) => v === extra || known.has(v) || !patternVariables.has(v))) {
+        out.push(f.expr);
+        filters.splice(i--, 1);
+      }
+    }
+    return out;
+  };
 
   // Parts that touch what is bound first; then the cheapest.
   const todo = [...parts];
   while (todo.length) {
-    todo.sort((a, b) => partCost(a, known, stats, lookups) - partCost(b, known, stats, lookups));
+    todo.sort((a, b) => partCost(a, cost) - partCost(b, cost));
     const part = todo.shift()!;
     const { nodes, rels } = part.slots;
     if (part.pattern.shortest) {
-      planShortest(part, steps, known, stats, lookups, place);
+      planShortest(part, steps, known, cost, lookups, place, take);
     } else {
-      const start = cheapestNode(nodes, known, stats, lookups);
+      const start = cheapestNode(nodes, cost);
       bindNode(nodes[start]!, steps, known, lookups);
       place();
       for (let i = start; i < rels.length; i++) {
@@ -145,26 +183,28 @@ function planShortest(
   part: { pattern: PatternPart; slots: PartSlots },
   steps: Step[],
   known: Set<string>,
-  stats: GraphStats,
+  cost: (n: NodeSlot) => number,
   lookups: Map<string, Lookup>,
   place: () => void,
+  take: (extra: string) => Expr[],
 ): void {
   const [a, b] = part.slots.nodes as [NodeSlot, NodeSlot];
   const rel = part.slots.rels[0]!;
   if (rel.pattern.range && rel.pattern.range.min > 1) throw unsupported('shortestPath with a minimum length above 1');
-  const costA = nodeCost(a, known, stats, lookups);
-  const costB = nodeCost(b, known, stats, lookups);
+  const costA = cost(a);
+  const costB = cost(b);
   // The search starts at the cheaper end; the other end is found by the search (or checked when it is bound).
   const [from, to, direction] = costA <= costB ? [a, b, rel.pattern.direction] : [b, a, reverse(rel.pattern.direction)];
   bindNode(from, steps, known, lookups);
   place();
   // A cheap far end (bound, looked up, a rare label) is bound first: each pair then goes to the graph's own
   // bidirectional search, which is far faster than reaching out from one end over the whole graph.
+  let toFilters: Expr[] = [];
   if (Math.max(costA, costB) <= CHEAP_END) {
     bindNode(to, steps, known, lookups);
     place();
-  }
-  steps.push({ kind: 'shortest', part: part.slots, from, to, direction, all: part.pattern.shortest === 'all' });
+  } else toFilters = take(to.name);
+  steps.push({ kind: 'shortest', part: part.slots, from, to, direction, all: part.pattern.shortest === 'all', toFilters });
   known.add(rel.name).add(to.name);
 }
 
@@ -189,8 +229,8 @@ function inlineLookup(node: NodeSlot): Lookup | null {
   return null;
 }
 
-/** `WHERE n.objectid = $id` (either side): look-ups by variable. */
-function lookupsOf(filters: Expr[], stats: GraphStats): Map<string, Lookup> {
+/** `WHERE n.objectid = $id` or `= m.onpremid` with m bound before the MATCH (either side): look-ups by variable. */
+function lookupsOf(filters: Expr[], stats: GraphStats, bound: ReadonlySet<string>): Map<string, Lookup> {
   const out = new Map<string, Lookup>();
   for (const f of filters) {
     if (f.kind !== 'binary' || f.op !== '=') continue;
@@ -198,7 +238,14 @@ function lookupsOf(filters: Expr[], stats: GraphStats): Map<string, Lookup> {
       [f.left, f.right],
       [f.right, f.left],
     ] as const) {
-      if (side.kind === 'prop' && side.target.kind === 'var' && stats.canLookUp(side.key) && freeVariables(other).size === 0) {
+      if (
+        side.kind === 'prop' &&
+        side.target.kind === 'var' &&
+        !bound.has(side.target.name) &&
+        stats.canLookUp(side.key) &&
+        [...freeVariables(other)].every((v) => bound.has(v)) &&
+        !hasSubpattern(other)
+      ) {
         if (!out.has(side.target.name)) out.set(side.target.name, { key: side.key, value: other });
       }
     }
@@ -218,11 +265,11 @@ function nodeCost(node: NodeSlot, known: ReadonlySet<string>, stats: GraphStats,
   return 2 + stats.nodeCount() * (node.pattern.properties ? 0.5 : 1);
 }
 
-function cheapestNode(nodes: NodeSlot[], known: ReadonlySet<string>, stats: GraphStats, lookups: Map<string, Lookup>): number {
+function cheapestNode(nodes: NodeSlot[], cost: (n: NodeSlot) => number): number {
   let best = 0;
   let bestCost = Infinity;
   nodes.forEach((n, i) => {
-    const c = nodeCost(n, known, stats, lookups);
+    const c = cost(n);
     if (c < bestCost) {
       bestCost = c;
       best = i;
@@ -231,8 +278,57 @@ function cheapestNode(nodes: NodeSlot[], known: ReadonlySet<string>, stats: Grap
   return best;
 }
 
-function partCost(part: { slots: PartSlots }, known: ReadonlySet<string>, stats: GraphStats, lookups: Map<string, Lookup>): number {
-  return Math.min(...part.slots.nodes.map((n) => nodeCost(n, known, stats, lookups)));
+function partCost(part: { slots: PartSlots }, cost: (n: NodeSlot) => number): number {
+  return Math.min(...part.slots.nodes.map(cost));
+}
+
+/**
+ * For each unbound node slot without a look-up, when the graph can estimate it: the share of its candidates that
+ * pass its inline map and the WHERE parts reading only it. Only worth asking when the plan has a choice of start.
+ */
+function selectivities(
+  parts: { slots: PartSlots }[],
+  filters: { expr: Expr; vars: Set<string>; late: boolean }[],
+  known: ReadonlySet<string>,
+  lookups: Map<string, Lookup>,
+  stats: GraphStats,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const nodes = parts.flatMap((p) => p.slots.nodes);
+  if (!stats.selectivity || nodes.length < 2) return out;
+  for (const n of nodes) {
+    if (known.has(n.name) || lookups.has(n.name) || out.has(n.name)) continue;
+    const own = filters.filter((f) => !f.late && f.vars.size === 1 && f.vars.has(n.name)).map((f) => f.expr);
+    if (!own.length && !n.pattern.properties && !n.pattern.where) continue;
+    const share = stats.selectivity(n, own);
+    if (share !== undefined) out.set(n.name, share);
+  }
+  return out;
+}
+
+/**
+ * `WHERE NOT r:MemberOf` (or `r:AdminTo`) on a relationship of listed types: the type list itself narrowed, so the
+ * expansion never meets the relationships the test would drop. True when the WHERE part is taken in this way.
+ */
+function narrowedTypes(expr: Expr, parts: { slots: PartSlots }[], bound: ReadonlySet<string>): boolean {
+  const negated = expr.kind === 'not';
+  const test = expr.kind === 'not' ? expr.arg : expr;
+  if (test.kind !== 'hasLabels' || test.arg.kind !== 'var' || test.labels.kind !== 'name') return false;
+  const name = test.arg.name;
+  const type = test.labels.name;
+  if (bound.has(name)) return false;
+  for (const part of parts) {
+    const slot = part.slots.rels.find((r) => r.name === name);
+    if (!slot) continue;
+    const p = slot.pattern;
+    if (p.range || !p.types.length) return false;
+    const types = p.types.filter((t) => (t === type) !== negated);
+    // No type left would read as "any type": the test stays a filter.
+    if (!types.length) return false;
+    slot.pattern = { ...p, types };
+    return true;
+  }
+  return false;
 }
 
 const reverse = (d: Direction): Direction => (d === 'out' ? 'in' : d === 'in' ? 'out' : 'both');

@@ -202,5 +202,8 @@ select e.id, e.start_id as "startId", e.end_id as "endId", e.kind_id as "kindId"
 export const NODE_PROPERTY_COLUMN = /* SQL */ `-- graph.nodePropertyColumn
 select n.id, ${bounded('n.properties -> $1')} as v from graph_nodes n where n.properties ? $1`;
 
+export const EDGE_PROPERTY_COLUMN = /* SQL */ `-- graph.edgePropertyColumn
+select e.start_id as s, e.end_id as e, e.kind_id as k, ${bounded('e.properties -> $1')} as v from graph_edges e where e.properties ? $1`;
+
 export const NODE_OBJECTID_COLUMN = /* SQL */ `-- graph.nodeObjectidColumn
 select n.id, n.objectid as v from graph_nodes n`;

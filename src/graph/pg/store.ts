@@ -209,6 +209,24 @@ export class PgGraphStore implements GraphStore {
     return { ids, values };
   }
 
+  async edgePropertyColumn(key: string): Promise<{ starts: number[]; ends: number[]; kinds: string[]; values: unknown[] }> {
+    await this.loadKinds(this.db);
+    const rows = await this.db.query<{ s: number; e: number; k: number; v: unknown }>(SQL.EDGE_PROPERTY_COLUMN, [key]);
+    const out = {
+      starts: new Array<number>(rows.length),
+      ends: new Array<number>(rows.length),
+      kinds: new Array<string>(rows.length),
+      values: new Array<unknown>(rows.length),
+    };
+    rows.forEach((r, i) => {
+      out.starts[i] = r.s;
+      out.ends[i] = r.e;
+      out.kinds[i] = this.byId.get(r.k) ?? 'Unknown';
+      out.values[i] = r.v;
+    });
+    return out;
+  }
+
   async scanNodes(propertyKeys: readonly string[], onBatch: (rows: NodeScanRow[]) => void): Promise<void> {
     await this.loadKinds(this.db);
     let last = 0;

@@ -48,7 +48,7 @@ export type AdmitCostly = (work: { area: 'cypher'; userId?: string }) => Promise
 
 export interface CypherDeps {
   index: GraphIndexHolder;
-  store: Pick<GraphStore, 'nodePropertyColumn'>;
+  store: Pick<GraphStore, 'nodePropertyColumn' | 'edgePropertyColumn'>;
   nodes: NodeReader;
   tags: TagMembersStore;
   admit?: AdmitCostly;
@@ -87,6 +87,7 @@ export function createCypherService(deps: CypherDeps) {
     if (!g) {
       g = new LiveGraph(index, {
         column: (key) => deps.store.nodePropertyColumn(key),
+        relColumn: (key) => deps.store.edgePropertyColumn(key),
         nodes: async (ids) => deps.nodes.nodesByIds(ids),
         edges: async (triples) => deps.nodes.edgesByTriples(triples),
       });
