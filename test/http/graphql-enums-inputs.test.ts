@@ -173,15 +173,16 @@ describe('GraphQL enums and typed inputs, REST numbers', () => {
     expect(rest.body.data.type).toBe('collector_azure');
     const listed = await gql(`{ clients(limit: 1000) { clients { name type } } }`);
     expect(listed.body.data.clients.clients).toContainEqual({ name: 'enum-azure', type: 'COLLECTOR_AZURE' });
-    // REST takes the document's names only; the enum's names and BloodHound's collector names are not client types.
-    for (const type of ['COLLECTOR_AD', 'sharphound']) {
+    // REST takes the document's names and BloodHound's client's (sharphound, azurehound, openhound); the enum's
+    // names are not client types there.
+    for (const type of ['COLLECTOR_AD', 'bloodhound']) {
       const res = await request(t.app)
         .post('/api/v2/clients')
         .set(admin())
         .send({ name: `bad-${type}`, type });
       expect(expectWrapper(res, 400)).toEqual({
         context: 'clients',
-        message: 'type must be one of: collector_ad, collector_azure, collector_open.',
+        message: 'type must be one of: collector_ad, collector_azure, collector_open, sharphound, azurehound, openhound.',
       });
     }
     const manifest = await gql(`{ collectorManifest(type: COLLECTOR_AD) { type versions { version } } }`);
