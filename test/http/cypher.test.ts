@@ -158,7 +158,8 @@ describe('POST /api/v2/graphs/cypher on the golden TESTLAB graph', () => {
     const slow = cypher({ query: 'MATCH (a), (b), (c), (d) RETURN count(*)' }).set('Prefer', 'wait=1');
     const started = Date.now();
     const res = await slow;
-    expect(expectWrapper(res, 504).context).toBe('cypher');
+    // The engine's own check or the request's deadline timer, whichever comes first, answers.
+    expect(expectWrapper(res, 504).context).toMatch(/^(cypher|middleware)$/);
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await cypher({ query: 'MATCH (n:Domain) RETURN n' })).status).toBe(200);
   });
