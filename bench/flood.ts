@@ -31,7 +31,7 @@ async function flood(url: string, headers: Record<string, string>, seconds: numb
 }
 
 /**
- * Issue 9.5, part two: a node stored with one huge property (BIG_PROPERTY_MIB, 250 by default, written directly in
+ * A node stored with one huge property (BIG_PROPERTY_MIB, 250 by default, written directly in
  * SQL as a row from before the write bound would be) read by 8 callers at once through GET /api/v2/users/{id}.
  */
 async function bigPropertyReads(db: Queryable, url: string, jwt: string) {
@@ -62,7 +62,7 @@ async function bigPropertyReads(db: Queryable, url: string, jwt: string) {
 }
 
 /**
- * Issue 9.5, part one: a 200-connection flood answered mostly with 429 (the default 55 req/s per client and route).
+ * A 200-connection flood answered mostly with 429 (the default 55 req/s per client and route).
  * `gas serve` runs in its own process at its default log level (info) with its stdout not read once it is up (a
  * stalled log shipper; FLOOD_READ_LOGS=1 reads it); the figure is the server's peak RSS during the flood, next to
  * its RSS at rest.

@@ -82,7 +82,7 @@ export const httpLogSerializers = {
 /**
  * Log lines waiting for stdout are held in memory; past this many bytes new lines are dropped (and counted) rather
  * than buffered without bound. A stalled log reader under a request flood otherwise grew the process by ~1.5 KiB
- * per request (issue 9.5).
+ * per request.
  */
 export const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /**
- * Named sizes of generated data (issue 14). One domain's users drive everything else (as many computers, a fifth
+ * Named sizes of generated data. One domain's users drive everything else (as many computers, a fifth
  * as many groups, ACEs per object); the figures are what tier S measured and scale linearly.
  */
 export const TIERS = {

@@ -1,7 +1,7 @@
 import { BUILTIN_ICONS, FALLBACK_ICON, primaryKind, type KindIcon } from './kinds.js';
 import type { GraphEdge, GraphNode } from './model.js';
 
-/** Resolves the icon of a kind: custom node kinds first (issue 5), then the built-in table. */
+/** Resolves the icon of a kind: custom node kinds first, then the built-in table. */
 export type IconLookup = (kind: string) => KindIcon | undefined;
 
 const builtin: IconLookup = (kind) => BUILTIN_ICONS[kind];

@@ -8,7 +8,7 @@ type AccessLevel = 'debug' | 'info' | 'warn' | 'error';
  * One log line per request, when its response is finished (or the connection closed first): the request line,
  * the caller, allowlisted headers, the status and the time taken. Written here rather than with pino-http: that
  * made a child logger for every request, which nothing used, and it was ~8 % of a signed lookup's CPU.
- * A flood is answered with 429s: one info line each is what made memory climb under one (issue 9.5), so they are
+ * A flood is answered with 429s: one info line each is what made memory climb under one, so they are
  * debug. A 503 (the database away, logged once by the pool) is expected while it lasts: warn, not error.
  */
 export function accessLog(logger: Logger): RequestHandler {

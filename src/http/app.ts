@@ -130,7 +130,7 @@ export function buildApp(deps: AppDeps): Express {
 
   app.all(
     '/graphql',
-    // The GraphiQL page is ~9 MB of HTML and script: gzip it (issue 12). API answers are left as they are.
+    // The GraphiQL page is ~9 MB of HTML and script: gzip it. API answers are left as they are.
     compression({ filter: (req) => req.method === 'GET' && /text\/html/i.test(String(req.headers.accept ?? '')) }),
     limiter('/graphql'),
     graphqlSearchParams(),

@@ -54,7 +54,7 @@ export interface Services {
   /** The audit log: every mutation and sign-in, written with the change it records. */
   audit: AuditService;
   graph: GraphService;
-  /** Entity panels and their lists (issue 12), run on the path index. */
+  /** Entity panels and their lists, run on the path index. */
   entities: EntityService;
   search: SearchService;
   /** Read-only Cypher over the graph (POST /api/v2/graphs/cypher, GraphQL `cypher`, saved queries, zone seeds). */

@@ -7,7 +7,7 @@ import { testLog } from '../helpers/db';
 import { sharphound } from '../helpers/upload';
 
 /**
- * When the data pipeline's runs pick up work (issue 14's flaky upload test): a job ended while a run is finishing
+ * When the data pipeline's runs pick up work: a job ended while a run is finishing
  * joins that run, and must not be left behind when the run ends.
  */
 describe('data pipeline runs', () => {

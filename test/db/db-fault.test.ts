@@ -13,7 +13,7 @@ import { FaultProxy } from '../helpers/fault-proxy';
 import { eventually } from '../helpers/eventually';
 
 /**
- * The database goes away under the service (issue 9.3): a cut TCP connection, a refused reconnect, and on a real
+ * The database goes away under the service: a cut TCP connection, a refused reconnect, and on a real
  * server pg_terminate_backend. The process must stay up, answer 503 with Retry-After in the wrapper meanwhile,
  * and answer 200 again once the database is back.
  */

@@ -21,7 +21,7 @@ const user = (sid: string, name: string) => ({
 });
 
 /**
- * Crash recovery of the data pipeline (issue 10.2): the state a process leaves when it dies mid-job is set up
+ * Crash recovery of the data pipeline: the state a process leaves when it dies mid-job is set up
  * directly in the tables and on disk, exactly as a crash leaves it; a live process must then finish the job.
  */
 describe('crash recovery of upload jobs', () => {

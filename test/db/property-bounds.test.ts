@@ -4,7 +4,7 @@ import { MAX_PROPERTY_BYTES } from '../../src/graph/pg/sql';
 import { useTestApp } from '../helpers/app';
 
 /**
- * Issue 9.5: one huge stored property read by a few callers took the service to GiBs. Values over the limit are
+ * one huge stored property read by a few callers took the service to GiBs. Values over the limit are
  * stored as a marker on write, and a row written before that (put here directly in SQL) is served with the marker.
  */
 describe('property size bounds', () => {

@@ -45,7 +45,7 @@ type Json = Record<string, unknown>;
 const keys = (o: unknown) => Object.keys(o as Json).sort();
 const sorted = (...k: string[]) => [...k].sort();
 
-describe("BloodHound's envelopes (issue 12)", () => {
+describe("BloodHound's envelopes", () => {
   const t = useTestApp();
   const get = (p: string) => request(t.app).get(p).set('Authorization', `Bearer ${t.adminJwt}`);
   const ok = async (p: string) => {

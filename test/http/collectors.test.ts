@@ -78,7 +78,7 @@ describe('collector releases (endpoint 15)', () => {
   });
 
   it('400 for an unknown type or a tag that is not a version; 404 for a version that is not there', async () => {
-    // BloodHound's `sharphound`/`azurehound` are aliases (issue 12); anything else is unknown.
+    // BloodHound's `sharphound`/`azurehound` are aliases; anything else is unknown.
     expect(expectWrapper(await request(t.app).get('/api/v2/collectors/bloodhound/latest/checksum').set(admin()), 400).message).toMatch(
       /Invalid collector type/,
     );

@@ -7,7 +7,7 @@ import { ingestAsAdmin } from '../helpers/upload';
 const T = 'S-1-5-21-3130019616-2776909439-2417379446'; // TESTLAB.LOCAL
 const DFM = `${T}-1105`;
 
-describe('entities, search and inventories (issue 12)', () => {
+describe('entities, search and inventories', () => {
   const t = useTestApp();
   let token: ApiToken;
   const get = (path: string) => signed(t.app, token, 'GET', path);

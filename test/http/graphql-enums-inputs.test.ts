@@ -6,7 +6,7 @@ import { sharphound, uploadJob } from '../helpers/upload';
 import { load } from '../unit/analysis-graph';
 
 /**
- * Issue 12: closed sets are GraphQL enums and mutations take typed inputs; REST keeps BloodHound's numbers and
+ * closed sets are GraphQL enums and mutations take typed inputs; REST keeps BloodHound's numbers and
  * spellings on the same operations.
  */
 /** GraphQL over HTTP's own media type: a request that does not validate (a wrong enum value) answers 400. */

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { answerClientErrors } from '../../src/http/client-error';
 import { expectWrapper, useTestApp } from '../helpers/app';
 
-/** Issue 9 item 4: bad bytes are a 400 in the wrapper, anonymous or not, never a 500. */
+/** Bad bytes are a 400 in the wrapper, anonymous or not, never a 500. */
 describe('bad bytes', () => {
   const t = useTestApp();
   const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { GRAPHQL_LIMITS } from '../../src/http/graphql-limits';
 import { useTestApp } from '../helpers/app';
 
-/** Issue 9 item 1: GraphQL budgets are checked before anything expensive; introspection and CORS are closed. */
+/** GraphQL budgets are checked before anything expensive; introspection and CORS are closed. */
 describe('GraphQL limits', () => {
   const t = useTestApp();
   const gql = (query: string, opts: { jwt?: string; variables?: unknown } = {}) => {

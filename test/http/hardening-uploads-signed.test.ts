@@ -6,7 +6,7 @@ import { sharphound } from '../helpers/upload';
 import { eventually } from '../helpers/eventually';
 
 /**
- * Issue 9 item 2, signed uploads: the digest is taken while the body streams to disk (one pass, the file is never
+ * signed uploads: the digest is taken while the body streams to disk (one pass, the file is never
  * read back); a mismatch, a body over the limit or one cut short leaves nothing on disk.
  */
 describe('signed uploads hashed while streaming', () => {

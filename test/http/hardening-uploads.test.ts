@@ -5,7 +5,7 @@ import { apiToken, expectWrapper, stagedUploads, useListening, useTestApp } from
 import { eventually } from '../helpers/eventually';
 
 /**
- * Issue 9 item 2: upload routes decide from the headers, before writing the body anywhere; each caller has a
+ * upload routes decide from the headers, before writing the body anywhere; each caller has a
  * number of concurrent uploads and a disk budget.
  */
 describe('upload gate', () => {

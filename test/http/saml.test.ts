@@ -247,7 +247,7 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
     const sp = `${ROOT}/api/v2/sso/closed-idp`;
     const base = { audience: sp, acs: `${sp}/callback`, nameId: 'someone@example.com' };
     const known = await userWithRole(t, 'Read-Only', 'carol');
-    // A local password user is reachable through an IdP only once an administrator links them (issue 9 item 10).
+    // A local password user is reachable through an IdP only once an administrator links them.
     const unlinked = await callback(
       'closed-idp',
       closed.response({ ...base, attributes: { uid: 'carol' }, inResponseTo: await startLogin('closed-idp') }),

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { expectWrapper, useTestApp } from '../helpers/app';
 import { createClient } from '../helpers/collectors';
 
-describe("BloodHound's spellings of our routes (issue 12)", () => {
+describe("BloodHound's spellings of our routes", () => {
   const t = useTestApp();
   const as = () => ({ Authorization: `Bearer ${t.adminJwt}` });
 
@@ -52,7 +52,7 @@ describe("BloodHound's spellings of our routes (issue 12)", () => {
   });
 });
 
-describe('collection job history (issue 12)', () => {
+describe('collection job history', () => {
   const t = useTestApp();
   const as = () => ({ Authorization: `Bearer ${t.adminJwt}` });
 
@@ -75,7 +75,7 @@ describe('collection job history (issue 12)', () => {
   });
 });
 
-describe('GraphiQL (issue 12)', () => {
+describe('GraphiQL', () => {
   const t = useTestApp();
 
   it('is served gzip-compressed to a browser', async () => {

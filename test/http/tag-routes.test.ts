@@ -3,7 +3,7 @@ import { expectWrapper, useTestApp, userWithRole } from '../helpers/app';
 import { TESTLAB_ALL_FILES } from '../helpers/fixtures';
 import { ingestAsAdmin, tierZeroTagId } from '../helpers/upload';
 
-describe('asset-group-tag reads of BloodHound (issue 12)', () => {
+describe('asset-group-tag reads of BloodHound', () => {
   const t = useTestApp();
   const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });
   const get = (p: string) => request(t.app).get(p).set(admin());

@@ -1,7 +1,7 @@
 /** Statements of the PostgreSQL graph store. Values are always parameters; batches travel as one jsonb value. */
 
 /**
- * The largest property value served, in bytes of its stored form (issue 9.5: one 250 MiB value read by 8 callers
+ * The largest property value served, in bytes of its stored form (one 250 MiB value read by 8 callers
  * took the service to 5.2 GiB). A larger value is served as a short marker string naming its size. Values this big
  * are refused on write too (see `boundProperties` in bounds.ts); the read bound covers rows written before that.
  */

@@ -6,7 +6,7 @@ import * as identity from '../reshape/identity.js';
 import { data, route } from '../route.js';
 
 /**
- * BloodHound's spellings of routes we declare under the API document's paths (issue 12): the same declaration
+ * BloodHound's spellings of routes we declare under the API document's paths: the same declaration
  * (operation, schemas, reshape) served at a second path. Path parameters keep their names.
  */
 const ALIASES: { method: RestRoute['method']; path: string; of: string }[] = [

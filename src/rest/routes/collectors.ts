@@ -257,7 +257,7 @@ export const collectorRoutes = [
   }),
 ];
 
-/** BloodHound's collector names (`sharphound`, `azurehound`) are aliases of the API document's ones (issue 12). */
+/** BloodHound's collector names (`sharphound`, `azurehound`) are aliases of the API document's ones. */
 function collectorTypeName(t: string): ClientType {
   const type = collectorType(t === 'sharphound' ? 'collector_ad' : t === 'azurehound' ? 'collector_azure' : t);
   return enumNameOf<ClientType>(CLIENT_TYPE, type);

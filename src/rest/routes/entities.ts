@@ -7,7 +7,7 @@ import { route, type RestRoute } from '../route.js';
 import { entityList, objectParams } from './entity-list.js';
 
 /**
- * BloodHound's entity REST surface (issue 12), generated from the entity table: for every AD entity type,
+ * BloodHound's entity REST surface, generated from the entity table: for every AD entity type,
  * `GET /api/v2/<type>/{id}` (info and counts) and `GET /api/v2/<type>/{id}/<list>` (type=list|graph); for Azure,
  * `GET /api/v2/azure/<type>?object_id=…[&related_entity_type=<list>]`. Each runs an operation of entities.graphql.
  */

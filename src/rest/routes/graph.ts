@@ -17,7 +17,7 @@ export const graphRoutes = [
     variables: ({ query }) => ({ start: query.start_node, end: query.end_node, allKinds: true }),
     reshape: ({ shortestPaths }) => shape.paths(shortestPaths),
   }),
-  // BloodHound's shape: {data: {nodes, edges}}, 404 when there is no path (issue 12).
+  // BloodHound's shape: {data: {nodes, edges}}, 404 when there is no path.
   route('GET', '/api/v2/graphs/shortest-path', 'pathfinding', 'ShortestPathGraph', {
     input: { query: z.object({ ...pathQuery, relationship_kinds: query.string(), only_traversable: query.bool(false) }) },
     variables: ({ query }) => ({

@@ -3,7 +3,7 @@ import { query } from '../params.js';
 import { data, route } from '../route.js';
 
 /**
- * Where an analyst starts (issue 12): search, the domains and tenants present, the graph's kinds, version and
+ * Where an analyst starts: search, the domains and tenants present, the graph's kinds, version and
  * features, in BloodHound's envelopes.
  */
 

@@ -8,7 +8,7 @@ import * as shape from '../reshape/admin.js';
 import { data, route } from '../route.js';
 
 /**
- * BloodHound's asset-group-tag reads we lacked (issue 12): member counts per kind, one selector by id and its
+ * BloodHound's asset-group-tag reads we lacked: member counts per kind, one selector by id and its
  * members. Declared as paths more specific than `/:tag_id/members/:member_id`, so the router tries them first.
  */
 const id = intText(1);

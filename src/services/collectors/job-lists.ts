@@ -2,7 +2,7 @@ import type { JobListsStore } from '../../db/stores/collectors/job-lists-store.j
 import { paging } from '../common/paging.js';
 import { requireUuid } from '../common/validate.js';
 
-/** Collection jobs of every client or one, for the admin's job history (issue 12). */
+/** Collection jobs of every client or one, for the admin's job history. */
 export function createJobListsService(deps: { store: JobListsStore }) {
   return {
     async list(input: { clientId?: string | null; finished?: boolean | null; skip?: number | null; limit?: number | null }) {

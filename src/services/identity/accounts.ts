@@ -29,7 +29,7 @@ export interface UpdateUserInput {
 const isManager = (s: UserSession) => s.permissions.has(PERMISSIONS.AuthManageUsers);
 
 /**
- * Account management (issue 9 item 12): change a password, expire it, disable, enable and delete users, end their
+ * Account management: change a password, expire it, disable, enable and delete users, end their
  * sessions, link a local user to an SSO provider. Disabling, deleting and password changes end the user's sessions
  * at once (a JWT names its session row, so it stops working on its next request).
  */
