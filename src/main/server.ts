@@ -116,7 +116,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
   log.info({ url, edition: config.edition, storage: storage.kind }, 'graph analysis service listening');
   // The path index is built now rather than by the first request that needs it: after a restart under load, every
-  // request arriving during the build (seconds on a forest) waited for it together (docs/benchmarks.md, twentieth pass).
+  // request arriving during the build (seconds on a forest) waited for it together.
   void infra.graphIndex.warm();
   return {
     url,

@@ -1,4 +1,4 @@
--- Crash recovery of the data pipeline (issue 10.2).
+-- Crash recovery of the data pipeline.
 --
 -- A job belongs to the process that works on it only while that process keeps renewing its lease: a process that
 -- died stops renewing, and any live replica may then take the job over (resume it, or fail the files it cannot

@@ -1,4 +1,4 @@
--- Secrets and identity hardening (issue 9, items 6, 8, 10).
+-- Secrets and identity hardening: sealed secrets, SSO provider binding.
 
 -- Signed requests: the UTC offset a token's first accepted request used. The digest covers only the RequestDate
 -- hour text, not its offset, so later requests must also fall in the window when their hour is read in this offset:

@@ -1,4 +1,4 @@
--- Login throttling (issue 9, item 12): failed logins counted per client IP and per user name, in PostgreSQL so
+-- Login throttling: failed logins counted per client IP and per user name, in PostgreSQL so
 -- every replica sees the same counts. A subject over its limit inside the window is refused until locked_until.
 create table login_failures (
   kind         text not null check (kind in ('ip', 'user')),

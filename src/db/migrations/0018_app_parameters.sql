@@ -1,4 +1,4 @@
--- Runtime parameters (BloodHound's GET|PUT /api/v2/config, issue 12). A row holds a parameter changed through the
+-- Runtime parameters (BloodHound's GET|PUT /api/v2/config). A row holds a parameter changed through the
 -- API; a parameter without a row has its default. Which keys exist, their value shapes and defaults are the
 -- service's (src/services/app/app-config.ts): only parameters the server acts on are stored.
 create table app_parameters (
