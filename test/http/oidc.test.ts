@@ -72,6 +72,8 @@ describe('OIDC providers and sign-in', () => {
       callback_uri: `${ROOT}/api/v2/sso/test-oidc/callback`,
     });
     expect(JSON.stringify(listed)).not.toContain(idp.clientSecret);
+    // An OIDC provider has no SAML signing certificate.
+    expectWrapper(await request(t.app).get(`/api/v2/sso-providers/${ssoId}/signing-certificate`).set(admin()), 404);
   });
 
   it('refuses bad provider bodies with 400 and duplicate names with 409', async () => {
