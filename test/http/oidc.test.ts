@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { rotateKeyFile } from '../../src/auth/secret-box';
 import { expectWrapper, useTestApp } from '../helpers/app';
 import { startOidcIdp, type TestOidcIdp } from '../helpers/oidc-idp';
 
@@ -6,7 +7,8 @@ const ROOT = 'http://gas.test';
 
 /** OpenID Connect providers and sign-in against a real OpenID provider (oidc-provider) on a loopback port. */
 describe('OIDC providers and sign-in', () => {
-  const t = useTestApp();
+  // The key file in DATA_DIR (not GAS_SECRET_KEY), so the rotation test can rotate it.
+  const t = useTestApp({ secretKey: undefined });
   const admin = () => ({ Authorization: `Bearer ${t.adminJwt}` });
   let idp: TestOidcIdp;
   let ssoId: number;
@@ -156,6 +158,19 @@ describe('OIDC providers and sign-in', () => {
     expect(afterGood.users).toBe(before.users + 1); // mallory, by the one good callback
     const failures = await count("select count(*)::int as n from audit_logs where action = 'LoginAttempt' and status = 'failure'");
     expect(failures - auditBefore).toBe(8);
+  });
+
+  it('a key rotation re-seals the client secret and SP keys; sign-in still works', async () => {
+    const read = async () => (await t.testDb.db.query<{ s: string }>('select client_secret as s from oidc_providers'))[0]!.s;
+    const before = await read();
+    const newId = rotateKeyFile(t.config.dataDir);
+    await t.services.secrets.resealAll();
+    const after = await read();
+    expect(after).not.toBe(before);
+    expect(after).toContain(`:${newId}:`);
+    idp.nextAccount = 'alice@example.com';
+    const { query, stateCookie } = await signIn();
+    expect((await callback(query, stateCookie)).status).toBe(200);
   });
 
   it('a provider that does not provision refuses unknown users with 403', async () => {
