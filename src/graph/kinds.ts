@@ -19,6 +19,9 @@ export const AD_NODE_KINDS = [
   'NTAuthStore',
   'CertTemplate',
   'IssuancePolicy',
+  'Site',
+  'SiteServer',
+  'SiteSubnet',
 ] as const;
 
 export const AZ_NODE_KINDS = [
