@@ -195,6 +195,7 @@ export const TRAVERSABLE_KINDS: ReadonlySet<string> = new Set([
   'AddMember',
   'HasSession',
   'GPLink',
+  'ServerIs',
   'AllowedToDelegate',
   'CoerceToTGT',
   'AllowedToAct',

@@ -49,7 +49,9 @@ describe('AD sites', () => {
     await t.services.datapipe.drain();
     expect(await uploads.job(id)).toMatchObject({ status: 2, failed_files: 0 });
     const g = await dumpGraph(t.testDb.db);
-    expect(await kindsOf(t.testDb.db, HQ)).toEqual(['Base', 'Site']);
+    // Sites are a Tier Zero default selector, and so is what GPO-links to them.
+    expect(await kindsOf(t.testDb.db, HQ)).toEqual(['Base', 'Site', 'Tag_Tier_Zero']);
+    expect(await kindsOf(t.testDb.db, TESTGPO)).toContain('Tag_Tier_Zero');
     expect(await kindsOf(t.testDb.db, SERVER)).toEqual(['Base', 'SiteServer']);
     expect(await kindsOf(t.testDb.db, SUBNET)).toEqual(['Base', 'SiteSubnet']);
     expect(g.nodes.get(SERVER)!.properties).toMatchObject({
