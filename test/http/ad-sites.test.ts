@@ -137,6 +137,12 @@ describe('AD sites', () => {
     expect(res.body.data.entity).toMatchObject({ kind: 'Site', type: 'sites', counts: [{ list: 'controllers' }] });
   });
 
+  it('documents the six site routes in the served OpenAPI document', async () => {
+    const doc = JSON.parse((await request(t.app).get('/api/v2/spec/openapi.json')).text) as { paths: Record<string, { get?: unknown }> };
+    for (const type of ['sites', 'siteservers', 'sitesubnets'])
+      for (const p of [`/api/v2/${type}/{object_id}`, `/api/v2/${type}/{object_id}/controllers`]) expect(doc.paths[p]?.get).toBeDefined();
+  });
+
   it('404s an unknown id, and a node of another kind, in the error wrapper', async () => {
     expect(expectWrapper(await get('/api/v2/sites/00000000-0000-0000-0000-000000000404'), 404).message).toMatch(/No Site with object id/);
     expectWrapper(await get(`/api/v2/siteservers/${HQ}`), 404);
@@ -144,11 +150,14 @@ describe('AD sites', () => {
   });
 
   it('fails a bad sites file on its own, named, with nothing of it written', async () => {
+    // Enough good sites before the bad one that a batch of them is written before it is read.
+    const good = Array.from({ length: 2500 }, (_, i) => ({
+      ObjectIdentifier: `E5F6A7B8-C9D0-4E1F-8A2B-${String(i).padStart(12, '0')}`,
+      Properties: { name: `SITE-${i}@TESTLAB.LOCAL` },
+      Aces: [],
+    }));
     const bad = JSON.stringify({
-      data: [
-        { ObjectIdentifier: 'E5F6A7B8-C9D0-4E1F-8A2B-4C5D6E7F8A96', Properties: { name: 'HALF-WRITTEN@TESTLAB.LOCAL' }, Aces: [] },
-        { Properties: { name: 'NO-ID@TESTLAB.LOCAL' }, Aces: [] },
-      ],
+      data: [...good, { Properties: { name: 'NO-ID@TESTLAB.LOCAL' }, Aces: [] }],
       meta: { methods: 46067, type: 'sites', count: 2, version: 6 },
     });
     const id = await uploadJob(t.app, uploads.token, [
@@ -158,8 +167,9 @@ describe('AD sites', () => {
     await t.services.datapipe.drain();
     const job = await uploads.job(id);
     expect(job).toMatchObject({ status: 8, total_files: 2, failed_files: 1 });
-    expect(job.status_message).toMatch(/20260101000000_sites\.json: data item 1: an object has no ObjectIdentifier/);
-    expect(await kindsOf(t.testDb.db, 'E5F6A7B8-C9D0-4E1F-8A2B-4C5D6E7F8A96')).toBeUndefined();
+    expect(job.status_message).toMatch(/20260101000000_sites\.json: data item 2500: an object has no ObjectIdentifier/);
+    const [{ n }] = await t.testDb.db.query<{ n: number }>(`select count(*)::int as n from graph_nodes where objectid like 'E5F6A7B8-%'`);
+    expect(n).toBe(0);
     expect((await get(`/api/v2/sites/${HQ}`)).status).toBe(200);
   });
 });
