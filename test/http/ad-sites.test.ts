@@ -137,6 +137,12 @@ describe('AD sites', () => {
     expect(res.body.data.entity).toMatchObject({ kind: 'Site', type: 'sites', counts: [{ list: 'controllers' }] });
   });
 
+  it('finds sites by name, typed Site', async () => {
+    const res = await get('/api/v2/search?q=default-first&type=Site');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([expect.objectContaining({ objectid: HQ, name: 'DEFAULT-FIRST-SITE-NAME@TESTLAB.LOCAL', type: 'Site' })]);
+  });
+
   it('documents the six site routes in the served OpenAPI document', async () => {
     const doc = JSON.parse((await request(t.app).get('/api/v2/spec/openapi.json')).text) as { paths: Record<string, { get?: unknown }> };
     for (const type of ['sites', 'siteservers', 'sitesubnets'])
