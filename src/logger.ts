@@ -109,6 +109,9 @@ function boundedStdout(): pino.DestinationStream {
   return out;
 }
 
+/** Stderr, written as each line comes: a one-off command's stdout is its result, and it logs only problems. */
+export const commandLogDestination = (): pino.DestinationStream => pino.destination({ dest: 2, sync: true });
+
 /**
  * One structured logger per process; modules take child loggers with a `module` binding. Redaction here covers
  * anything logged outside the HTTP log too (an `url`, a `headers` object, a `req`).

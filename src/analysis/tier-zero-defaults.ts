@@ -13,8 +13,8 @@ const azRole = (name: string, templateId: string, description: string) =>
 
 /**
  * The seeded selectors of the Tier Zero zone: BloodHound's default Tier Zero selectors (all enabled, as in its GA
- * release), written as our rules, plus Incoming Forest Trust Builders and the Domain Controllers OU. Migration 0010
- * seeds the same list; analysis uses it when it is run without the zone's stored selectors (CLI, benchmarks).
+ * release), written as our rules, plus Incoming Forest Trust Builders and the Domain Controllers OU. Migrations 0010
+ * and 0067 seed the same list; analysis uses it when it is run without the zone's stored selectors (CLI, benchmarks).
  */
 export const DEFAULT_TIER_ZERO_SELECTORS: readonly DefaultSelector[] = [
   kind('Domain root object', 'Domain', 'Control of the domain root object compromises the domain (for example DCSync).'),
@@ -78,6 +78,7 @@ export const DEFAULT_TIER_ZERO_SELECTORS: readonly DefaultSelector[] = [
   kind('AIA CA (AD object)', 'AIACA', 'Deleting it breaks trust in certificates of Tier Zero principals.'),
   kind('Enterprise CA (AD object)', 'EnterpriseCA', 'Control of it publishes templates and redirects enrollment.'),
   kind('Certificate template', 'CertTemplate', 'Control of a template enables ESC4 once it is published.'),
+  kind('AD site', 'Site', 'A GPO linked to a site applies to the domain controllers that are its servers.'),
   kind('Azure tenant object', 'AZTenant', 'Controls every identity, app and subscription of the tenant.'),
   azRole('Global Administrator', ROLE.globalAdmin, 'The highest privilege role in Entra ID.'),
   azRole('Privileged Role Administrator', ROLE.privilegedRoleAdmin, 'Can grant any admin role to any principal.'),

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../config.js';
 import { migrate } from '../db/migrate.js';
-import { createLogger, type Logger } from '../logger.js';
+import { commandLogDestination, createLogger, type Logger } from '../logger.js';
 import { openCommandStorage } from '../main/command-storage.js';
 import { composeServices } from '../main/compose.js';
 import type { Services } from '../services/index.js';
@@ -8,8 +8,8 @@ import type { Services } from '../services/index.js';
 /** What a one-off command runs with: the configuration, and a logger that reports only problems (LOG_LEVEL). */
 export function commandContext(): { config: Config; log: Logger } {
   const config = loadConfig();
-  // One-off commands log only problems; their output is the result on stdout.
-  return { config, log: createLogger(process.env.LOG_LEVEL ?? 'warn') };
+  // One-off commands log only problems, on stderr; their output is the result on stdout.
+  return { config, log: createLogger(process.env.LOG_LEVEL ?? 'warn', commandLogDestination()) };
 }
 
 /**

@@ -19,6 +19,9 @@ export const AD_NODE_KINDS = [
   'NTAuthStore',
   'CertTemplate',
   'IssuancePolicy',
+  'Site',
+  'SiteServer',
+  'SiteSubnet',
 ] as const;
 
 export const AZ_NODE_KINDS = [
@@ -192,6 +195,7 @@ export const TRAVERSABLE_KINDS: ReadonlySet<string> = new Set([
   'AddMember',
   'HasSession',
   'GPLink',
+  'ServerIs',
   'AllowedToDelegate',
   'CoerceToTGT',
   'AllowedToAct',

@@ -79,6 +79,9 @@ const KIND_ALIASES: Record<string, string> = {
   ntauthstore: 'NTAuthStore',
   certtemplate: 'CertTemplate',
   issuancepolicy: 'IssuancePolicy',
+  site: 'Site',
+  siteserver: 'SiteServer',
+  sitesubnet: 'SiteSubnet',
   base: 'Base',
 };
 

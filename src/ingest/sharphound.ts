@@ -20,6 +20,9 @@ export const FILE_KINDS: Readonly<Record<string, string>> = {
   ntauthstores: 'NTAuthStore',
   certtemplates: 'CertTemplate',
   issuancepolicies: 'IssuancePolicy',
+  sites: 'Site',
+  siteservers: 'SiteServer',
+  sitesubnets: 'SiteSubnet',
 };
 
 export type { Converted };
@@ -156,6 +159,13 @@ export class SharpHoundConverter {
           out.edge(oid, group.id, 'OIDGroupLink', { isacl: false }, 'IssuancePolicy', group.kind);
           props.grouplinkid = group.id;
         }
+        break;
+      }
+      case 'siteservers': {
+        // The computer the server object stands for (its serverReference). SharpHoundCommon's output type spells the
+        // field "SeverIs"; the corrected spelling is read too.
+        const computer = ref(field(raw, 'SeverIs') ?? field(raw, 'ServerIs'));
+        if (computer) out.edge(oid, computer.id, 'ServerIs', { isacl: false }, 'SiteServer', computer.kind);
         break;
       }
     }

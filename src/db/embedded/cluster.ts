@@ -161,6 +161,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     ...(opts.scratch ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   let output = '';
+  let stopping = false;
   // Detached: a Ctrl-C in the terminal reaches the service, which closes its connections before stopping the cluster.
   const child = spawn(bins.postgres, args, {
     cwd: dir,
@@ -174,6 +175,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     for (const line of chunk.toString('utf8').split('\n')) {
       // Our own readiness probes while it starts or stops are refused with a FATAL that means nothing.
       if (/the database system is (starting up|shutting down|in recovery mode)/.test(line)) continue;
+      // A connection still open when we stop the cluster is ended by it: expected then, news at any other time.
+      if (stopping && /terminating connection due to administrator command/.test(line)) continue;
       if (/\b(FATAL|PANIC)\b/.test(line)) log.error({ module: 'postgres' }, line.trim());
       else if (/\b(WARNING|ERROR)\b/.test(line)) log.debug({ module: 'postgres' }, line.trim());
     }
@@ -188,6 +191,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   process.on('exit', onExit);
   const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socket.dir)}`;
   const stop = async () => {
+    stopping = true;
     process.off('exit', onExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGINT'); // fast shutdown: running statements end, the cluster checkpoints and exits

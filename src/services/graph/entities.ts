@@ -9,6 +9,12 @@ import { memoPerIndex } from './index-memo.js';
 import { findNode, listRequest, nodePage, typedSubgraph, type ListInput, type NodeList, type TypedGraph } from './node-lists.js';
 import type { PanelDeps } from './node-cache.js';
 
+/** The ServerIs link an entity of each kind shows, and the properties it is shown under. */
+const SERVER_IS = [
+  { kind: 'SiteServer', dir: 'out', other: 'Computer', id: 'serverreferencecomputer', name: 'serverreferencecomputername' },
+  { kind: 'Computer', dir: 'in', other: 'SiteServer', id: 'siteservernode', name: 'siteservernodename' },
+] as const;
+
 /** A node shown as an entity: the node and the panel type it is shown with. */
 export interface Entity {
   node: GraphNode;
@@ -28,9 +34,32 @@ export function createEntityService(deps: PanelDeps) {
   const { nodes } = deps;
 
   async function find(context: string, objectId: string, kind?: string): Promise<Entity> {
-    const node = await findNode(nodes, context, objectId, kind);
+    const found = await findNode(nodes, context, objectId, kind);
+    const node = await withServerIs(found);
     const type = entityTypeOf(node.kinds) ?? { path: 'base', kind: 'Base', lists: ['controllers', 'controllables'] };
     return { node, type };
+  }
+
+  /**
+   * A site server shows the computer it stands for, and a computer its site server, through their ServerIs edge
+   * (BloodHound's GetADEntityDetails): `serverreferencecomputer`/`…name`, `siteservernode`/`…name`.
+   */
+  async function withServerIs(node: GraphNode): Promise<GraphNode> {
+    const link = SERVER_IS.find((l) => node.kinds.includes(l.kind));
+    if (!link) return node;
+    const index = await deps.index.current();
+    const root = index.dense(node.id);
+    if (root < 0) return node;
+    const hit = traverse(index, root, { shape: 'direct', dir: link.dir, edges: ['ServerIs'] }, { kinds: [link.other] });
+    const first = hit.nodes.values().next();
+    if (first.done) return node;
+    const [other] = await nodes.nodesByIds([index.dbId(first.value)]);
+    if (!other) return node;
+    const properties = Object.assign({}, node.properties, {
+      [link.id]: other.objectid,
+      ...(other.properties.name === undefined ? {} : { [link.name]: other.properties.name }),
+    });
+    return { ...node, properties };
   }
 
   /** What a list's traversal of this entity reads besides the index: its root and the domain it belongs to. */

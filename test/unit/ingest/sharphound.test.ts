@@ -191,6 +191,29 @@ describe('SharpHound conversion as BloodHound converts it', () => {
     });
   });
 
+  it('a site server is ServerIs its computer, under SharpHoundCommon\'s spelling "SeverIs" or the corrected one', () => {
+    const site = { ObjectIdentifier: 'SITE', ObjectType: 'Site' };
+    for (const key of ['SeverIs', 'ServerIs']) {
+      const c = convert('siteservers', {
+        ObjectIdentifier: 'server-guid',
+        Properties: { name: 'PRIMARY@TESTLAB.LOCAL', dnshostname: 'primary.testlab.local' },
+        [key]: { ObjectIdentifier: `${D}-1001`, ObjectType: 'Computer' },
+        ContainedBy: site,
+        Aces: [],
+      });
+      expect(c.nodes[0]).toMatchObject({ objectid: 'SERVER-GUID', kinds: ['Base', 'SiteServer'] });
+      expect(edges(c)).toEqual([`SITE -Contains-> SERVER-GUID`, `SERVER-GUID -ServerIs-> ${D}-1001`]);
+    }
+    const subnet = convert('sitesubnets', { ObjectIdentifier: 'net', Properties: { cn: '10.0.0.0/24' }, ContainedBy: site });
+    expect(subnet.nodes[0]!.kinds).toEqual(['Base', 'SiteSubnet']);
+    const s = convert('sites', {
+      ObjectIdentifier: 'site',
+      Links: [{ GUID: 'gpo', IsEnforced: true }],
+      Aces: [ace(`${D}-519`, 'GenericAll')],
+    });
+    expect(edges(s)).toEqual(['GPO -GPLink-> SITE', `${D}-519 -GenericAll-> SITE`]);
+  });
+
   it('IssuancePolicy records its linked group (grouplinkid) and GPO status is readable', () => {
     const c = convert('issuancepolicies', { ObjectIdentifier: 'POL', GroupLink: { ObjectIdentifier: `${D}-1300`, ObjectType: 'Group' } });
     expect(c.nodes[0]!.properties.grouplinkid).toBe(`${D}-1300`);
