@@ -213,13 +213,10 @@ describe('POST /api/v2/graphs/cypher on the golden TESTLAB graph', () => {
 
   it('leaves the table out of an answer with a graph when asked (rows(unlessGraph: true)), not out of a scalar one', async () => {
     const gql = (q: string) =>
-      request(t.app)
-        .post('/graphql')
-        .set('Authorization', `Bearer ${t.adminJwt}`)
-        .send({
-          query: 'query Q($q: String!) { cypher(query: $q) { nodes { id } all: rows lean: rows(unlessGraph: true) } }',
-          variables: { q },
-        });
+      request(t.app).post('/graphql').set('Authorization', `Bearer ${t.adminJwt}`).send({
+        query: 'query Q($q: String!) { cypher(query: $q) { nodes { id } all: rows lean: rows(unlessGraph: true) } }',
+        variables: { q },
+      });
     const graph = (await gql('MATCH (n:Domain) RETURN n')).body.data.cypher;
     expect(graph.nodes.length).toBeGreaterThan(0);
     expect(graph.all).toHaveLength(graph.nodes.length);
