@@ -123,7 +123,7 @@ export function buildApp(deps: AppDeps): Express {
           receive: [gate, readUpload({ dir: incoming, maxBytes: config.maxUploadBytes, idleMs: config.timeouts.uploadIdleMs })],
           parse: parseRouteBody('none', parseLimits),
         };
-      const kind = route.body === 'json' || route.body === 'multipart' || route.body === 'form' ? route.body : 'none';
+      const kind = route.body ?? 'none';
       return { receive: [receiveRouteBody(kind, receiveLimits)], parse: parseRouteBody(kind, parseLimits) };
     },
   });

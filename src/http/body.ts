@@ -85,6 +85,7 @@ export function receiveRouteBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', 
  *   json       parsed into req.body (400 when malformed, 415 when not JSON)
  *   none       not interpreted
  *   multipart  parsed into FormFields (field name → values; files as bytes)
+ *   json-or-multipart  either, by Content-Type (a PATCH of an SSO provider: SAML's form or OIDC's JSON)
  *   form       application/x-www-form-urlencoded into an object of strings (SAML's HTTP-POST binding)
  *   graphql    JSON parsed for yoga; a multipart request left as bytes (yoga parses it)
  * A compressed body (Content-Encoding) expands to at most what the caller could have sent uncompressed.
@@ -99,7 +100,7 @@ export function parseRouteBody(kind: Exclude<BodyKind, 'upload'> | 'graphql', op
       return next();
     }
     if (raw.length === 0 || kind === 'none') return next();
-    if (kind === 'multipart') {
+    if (kind === 'multipart' || (kind === 'json-or-multipart' && isType(type, ['multipart/*']))) {
       if (!isType(type, ['multipart/form-data'])) throw unsupportedMedia('middleware', 'The request body must be multipart/form-data.');
       req.body = await parseMultipart(raw, type!);
       checkInput('middleware', req.body);

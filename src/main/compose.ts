@@ -44,6 +44,7 @@ import { OperationRunner } from '../rest/run.js';
 import { createScheduler } from '../services/collectors/scheduler.js';
 import { createCustomNodesStore } from '../db/stores/graph/custom-nodes-store.js';
 import { createSsoStore } from '../db/stores/identity/sso-store.js';
+import { createOidcStore } from '../db/stores/identity/oidc-store.js';
 import { createTagsStore } from '../db/stores/zones/tags-store.js';
 import { createTagHistoryStore } from '../db/stores/zones/tag-history-store.js';
 import { withTagHistory } from '../services/zones/tag-history.js';
@@ -57,6 +58,7 @@ import { createKennel } from '../services/collectors/kennel.js';
 import { createAssetGroupsService } from '../services/zones/asset-groups.js';
 import { createCustomNodesService } from '../services/graph/custom-nodes.js';
 import { createSsoService } from '../services/identity/sso.js';
+import { createOidcService } from '../services/identity/oidc.js';
 import { Keyring } from '../auth/secret-box.js';
 import { RevocableCache } from '../auth/revocable-cache.js';
 import { listenForAuthChanges, type AuthChangeFeed } from '../db/auth-listener.js';
@@ -137,6 +139,8 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     tokens: tokensStore,
     secrets: secretsStore,
     mfa: createMfaStore(db),
+    oidc: createOidcStore(db),
+    sso: createSsoStore(db),
     keyring,
     log: log.child({ module: 'secrets' }),
   });
@@ -308,6 +312,18 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     rootUrl: config.rootUrl,
     log: log.child({ module: 'sso' }),
     users,
+    oidc: createOidcStore(db),
+    keyring,
+  });
+  const oidc = createOidcService({
+    store: createOidcStore(db),
+    sso: createSsoStore(db),
+    tx: (fn) => db.tx(fn),
+    bind: (q) => ({ sso: createSsoStore(q), oidc: createOidcStore(q) }),
+    identity,
+    keyring,
+    rootUrl: config.rootUrl,
+    log: log.child({ module: 'oidc' }),
   });
 
   const accounts = createAccountsService({
@@ -352,6 +368,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     assetGroups,
     legacyAssetGroups,
     sso,
+    oidc,
     appConfig,
     features,
     costlyWork: new CostlyWork(config.costlyWork),

@@ -43,8 +43,10 @@ function requestBody(r: RestRoute): JsonSchema | undefined {
       },
     };
   }
+  const schema = r.input?.body ? inputSchema(r.input.body) : {};
+  if (r.body === 'json-or-multipart') return { content: { 'application/json': { schema }, 'multipart/form-data': { schema } } };
   const type = { json: 'application/json', multipart: 'multipart/form-data', form: 'application/x-www-form-urlencoded' }[r.body];
-  return { content: { [type]: { schema: r.input?.body ? inputSchema(r.input.body) : {} } } };
+  return { content: { [type]: { schema } } };
 }
 
 const ERROR = { $ref: '#/components/schemas/ErrorWrapper' };

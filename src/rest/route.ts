@@ -35,11 +35,12 @@ export interface RestResponse {
   body?: unknown;
   /** Raw bytes instead of JSON (collector checksums). */
   raw?: { data: Buffer; contentType: string };
-  headers?: Record<string, string>;
+  /** A list sends the header once per value (Set-Cookie). */
+  headers?: Record<string, string | string[]>;
 }
 
 /** How a route's body is read before authentication (signatures cover the raw bytes). */
-export type BodyKind = 'none' | 'json' | 'multipart' | 'form' | 'upload';
+export type BodyKind = 'none' | 'json' | 'multipart' | 'form' | 'upload' | 'json-or-multipart';
 
 /** A multipart/form-data body: each field's values in order; files as their bytes. */
 export type FormFields = Record<string, (string | { filename: string; contentType: string; content: Buffer })[]>;

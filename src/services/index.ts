@@ -33,6 +33,7 @@ import type { SavedQueriesService } from './queries/saved-queries.js';
 import type { SearchService } from './graph/search.js';
 import type { SecretsService } from './identity/secrets.js';
 import type { SsoService } from './identity/sso.js';
+import type { OidcService } from './identity/oidc.js';
 import type { TokensService } from './identity/tokens.js';
 
 /**
@@ -72,6 +73,7 @@ export interface Services {
   /** BloodHound's legacy asset-group API over zones and labels. */
   legacyAssetGroups: LegacyAssetGroupsService;
   sso: SsoService;
+  oidc: OidcService;
   /** Saved Cypher queries: CRUD, sharing, import and export. */
   savedQueries: SavedQueriesService;
   /** The catalogue of pre-built queries. */

@@ -33,12 +33,15 @@ export interface ResponseOptions {
 
 const B64 = (pem: string) => pem.replace(/-----[^-]+-----|\s/g, '');
 
-export async function createTestIdp(entityId = 'https://idp.test/saml/metadata'): Promise<TestIdp> {
+export async function createTestIdp(
+  entityId = 'https://idp.test/saml/metadata',
+  opts: { wantAuthnRequestsSigned?: boolean } = {},
+): Promise<TestIdp> {
   const pems = await generate([{ name: 'commonName', value: 'idp.test' }], { keySize: 2048, algorithm: 'sha256' });
   const ssoUrl = 'https://idp.test/saml/sso';
   const metadata = `<?xml version="1.0"?>
 <md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${entityId}">
-  <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol" WantAuthnRequestsSigned="false">
+  <md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol" WantAuthnRequestsSigned="${opts.wantAuthnRequestsSigned ? 'true' : 'false'}">
     <md:KeyDescriptor use="signing">
       <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${B64(pems.cert)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>
     </md:KeyDescriptor>

@@ -1,16 +1,13 @@
 import request from 'supertest';
 import { totpCode } from '../../src/auth/totp';
 import { useTestApp } from '../helpers/app';
+import { createTestIdp } from '../helpers/saml-idp';
 
 /**
  * Walks the identity, MFA, SSO, feature, EULA and audit calls of BloodHound's JS client (client.ts) as the client
  * makes them: its paths, methods and bodies, in the order a user of its UI makes them, checking the fields the
- * client reads. Calls we do not serve yet are listed, each with why, and must still answer the router's 404.
+ * client reads.
  */
-const NOT_YET: Record<string, string> = {
-  'GET /api/v2/sso-providers/{id}/signing-certificate': 'SAML service-provider signing keys are not generated yet',
-  'POST /api/v2/sso-providers/oidc': 'OIDC providers are not built yet',
-};
 
 describe("BloodHound's JS client: identity, MFA, SSO and audit calls", () => {
   const t = useTestApp();
@@ -182,10 +179,53 @@ describe("BloodHound's JS client: identity, MFA, SSO and audit calls", () => {
     await request(t.app).get('/api/v2/self').set(me2).expect(401);
   });
 
-  it.each(Object.entries(NOT_YET))('%s is not served yet (%s): the router’s 404, never a 500', async (call) => {
-    const [method, path] = call.split(' ') as [string, string];
-    const res = await request(t.app)[method.toLowerCase() as 'get'](path.replace('{id}', '1')).set(as(t.adminJwt)).send({});
-    expect(res.status).toBe(404);
-    expect(res.body.errors[0].context).toBe('router');
+  it('manages SSO providers as its administration page does: OIDC create, update, list, delete; a SAML certificate', async () => {
+    const admin = as(t.adminJwt);
+    // createOIDCProvider, updateOIDCProvider (JSON), listSSOProviders
+    const oidc = (
+      await request(t.app)
+        .post('/api/v2/sso-providers/oidc')
+        .set(admin)
+        .send({
+          name: 'Walk OIDC',
+          client_id: 'walk-client',
+          issuer: 'https://idp.example.com',
+          config: { auto_provision: { enabled: false, default_role_id: 3, role_provision: false } },
+        })
+        .expect(201)
+    ).body.data;
+    expect(oidc).toMatchObject({ client_id: 'walk-client', issuer: 'https://idp.example.com', sso_provider_id: expect.any(Number) });
+    await request(t.app).patch(`/api/v2/sso-providers/${oidc.sso_provider_id}`).set(admin).send({ client_id: 'walk-client-2' }).expect(200);
+    const listed = (await request(t.app).get('/api/v2/sso-providers').expect(200)).body.data;
+    expect(listed.find((p: { id: number }) => p.id === oidc.sso_provider_id)).toMatchObject({
+      type: 'oidc',
+      details: { client_id: 'walk-client-2' },
+    });
+
+    // createSAMLProviderFromFile, getSAMLProviderSigningCertificate
+    const idp = await createTestIdp();
+    const saml = (
+      await request(t.app)
+        .post('/api/v2/sso-providers/saml')
+        .set(admin)
+        .field('name', 'Walk SAML')
+        .attach('metadata', Buffer.from(idp.metadata), { filename: 'idp.xml', contentType: 'application/xml' })
+        .expect(200)
+    ).body.data;
+    const cert = await request(t.app)
+      .get(`/api/v2/sso-providers/${saml.sso_provider_id.int32}/signing-certificate`)
+      .set(admin)
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => done(null, text));
+      });
+    expect(cert.status).toBe(200);
+    expect(cert.body).toMatch(/^-----BEGIN CERTIFICATE-----/);
+
+    // deleteSSOProvider, both
+    await request(t.app).delete(`/api/v2/sso-providers/${oidc.sso_provider_id}`).set(admin).expect(204);
+    await request(t.app).delete(`/api/v2/sso-providers/${saml.sso_provider_id.int32}`).set(admin).expect(204);
   });
 });

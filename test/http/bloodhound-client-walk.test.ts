@@ -19,8 +19,6 @@ const NOT_SERVED: Record<string, string> = {
   'PUT /api/v2/attack-paths': 'Enterprise attack-path findings',
   'GET /api/v2/domains/{id}/available-types': 'Enterprise attack-path findings',
   'GET /api/v2/domains/{id}/attack-path-findings': 'Enterprise attack-path findings',
-  'GET /api/v2/sso-providers/{id}/signing-certificate': 'SAML signing certificate: with the SAML service provider keys',
-  'POST /api/v2/sso-providers/oidc': 'OIDC login has its own issue',
   'PUT /api/v2/fed-eula/accept': 'Enterprise FedRAMP EULA',
   'GET /api/v2/fed-eula/status': 'Enterprise FedRAMP EULA',
   'GET /api/v2/fed-eula/text': 'Enterprise FedRAMP EULA',
@@ -31,7 +29,7 @@ const NOT_SERVED: Record<string, string> = {
 };
 
 /** Calls answered today; see the test below. */
-const WORKING_FLOOR = 217;
+const WORKING_FLOOR = 219;
 
 const FIXTURE = path.resolve(__dirname, '..', 'fixtures', 'bloodhound-client', 'routes.txt');
 const CALLS = fs

@@ -211,6 +211,24 @@ describe('POST /api/v2/graphs/cypher on the golden TESTLAB graph', () => {
     expect(c.literals.map((l: { key: string }) => l.key)).toEqual(c.rows.map(() => 'name'));
   });
 
+  it('leaves the table out of an answer with a graph when asked (rows(unlessGraph: true)), not out of a scalar one', async () => {
+    const gql = (q: string) =>
+      request(t.app)
+        .post('/graphql')
+        .set('Authorization', `Bearer ${t.adminJwt}`)
+        .send({
+          query: 'query Q($q: String!) { cypher(query: $q) { nodes { id } all: rows lean: rows(unlessGraph: true) } }',
+          variables: { q },
+        });
+    const graph = (await gql('MATCH (n:Domain) RETURN n')).body.data.cypher;
+    expect(graph.nodes.length).toBeGreaterThan(0);
+    expect(graph.all).toHaveLength(graph.nodes.length);
+    expect(graph.lean).toEqual([]);
+    const scalar = (await gql('MATCH (n:Domain) RETURN count(n) AS c')).body.data.cypher;
+    expect(scalar.lean).toEqual(scalar.all);
+    expect(scalar.lean).toHaveLength(1);
+  });
+
   it('answers a syntax error over GraphQL as BAD_REQUEST with the position', async () => {
     const res = await request(t.app)
       .post('/graphql')

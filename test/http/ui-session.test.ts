@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { ADMIN_PASSWORD, expectWrapper, useTestApp } from '../helpers/app';
+import { totpCode } from '../../src/auth/totp';
+import { ADMIN_PASSWORD, expectWrapper, useTestApp, userWithRole } from '../helpers/app';
 import { TESTLAB } from '../helpers/fixtures';
 
 const CSRF = { 'X-GAS-CSRF': '1' };
@@ -102,6 +103,35 @@ describe('the web app session cookie', () => {
     // Logging out again (an ended session) still clears the cookie.
     expect((await request(t.app).delete('/ui/session').set('Cookie', cookie).set(CSRF)).status).toBe(204);
     expectWrapper(await request(t.app).delete('/ui/session').set('Cookie', cookie), 403);
+  });
+
+  it('asks an enrolled user for the one-time password, then signs in with it once', async () => {
+    const u = await userWithRole(t, 'User');
+    const as = { Authorization: `Bearer ${u.jwt}` };
+    const mfa = `/api/v2/bloodhound-users/${u.id}/mfa`;
+    const totp = (await request(t.app).post(mfa).set(as).send({ secret: 'a-long-test-password' }).expect(200)).body.data.totp_secret;
+    await request(t.app)
+      .post(`${mfa}-activation`)
+      .set(as)
+      .send({ otp: totpCode(totp, t.clock.now()) })
+      .expect(200);
+    t.clock.advance(30_000);
+    const creds = { username: u.name, password: 'a-long-test-password' };
+    // Right password, no code: an answer that asks for it, with no cookie.
+    const first = await signIn(creds);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ data: { otp_required: true } });
+    expect(first.headers['set-cookie']).toBeUndefined();
+    // A wrong password never reaches the code step.
+    expectWrapper(await signIn({ ...creds, password: 'not the password' }), 401);
+    expect(expectWrapper(await signIn({ ...creds, otp: '000000' }), 400).message).toBe('one time password is invalid');
+    const code = totpCode(totp, t.clock.now());
+    const ok = await signIn({ ...creds, otp: code });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ data: { user_id: u.id, auth_expired: false } });
+    expect(ok.headers['set-cookie'][0]).toMatch(/^gas_session=/);
+    // Codes are single use.
+    expectWrapper(await signIn({ ...creds, otp: code }), 400);
   });
 
   it('lets GraphiQL send the CSRF header, so it signs in through the app session', async () => {

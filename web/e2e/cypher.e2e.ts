@@ -46,6 +46,23 @@ describe('Cypher', () => {
     });
   });
 
+  it('draws an answer without properties; the Edge panel and the JSON export fetch them', async () => {
+    const editor = page.getByRole('textbox', { name: 'Cypher query' });
+    await editor.fill('MATCH p=(:User)-[:GenericAll]->() RETURN p LIMIT 3');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.waitForFunction(() => Number(document.querySelector('[aria-label="Graph"]')?.getAttribute('data-edge-count')) > 0);
+    await page.getByRole('button', { name: 'Table view' }).click();
+    await page.getByRole('table', { name: 'Edges' }).getByRole('button').first().click();
+    const panel = page.getByRole('complementary', { name: 'Edge' });
+    await panel.getByRole('heading', { name: 'GenericAll' }).waitFor();
+    await panel.getByText('isacl').waitFor();
+    const [json] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    const body = JSON.parse(fs.readFileSync((await json.path())!, 'utf8'));
+    expect(body.nodes[0].properties.objectid).toBe(body.nodes[0].objectId);
+    expect(body.edges.find((x: { kind: string }) => x.kind === 'GenericAll').properties).toMatchObject({ isacl: true });
+    await page.getByRole('button', { name: 'Graph view' }).click();
+  });
+
   it('shows a syntax error at the query, as an alert', async () => {
     const editor = page.getByRole('textbox', { name: 'Cypher query' });
     await editor.fill('MATCH (n:User RETURN n');

@@ -92,6 +92,11 @@ describe('Explore', () => {
       .filter({ hasText: /shortest path/ })
       .waitFor();
     expect(page.url()).toMatch(/tab=pathfinding.*start=.*end=/);
+    // At 1280×720 the chosen end node's whole name shows in its field.
+    const fits = await page
+      .getByRole('combobox', { name: 'End node' })
+      .evaluate((el: HTMLInputElement) => [el.value, el.scrollWidth <= el.clientWidth] as const);
+    expect(fits).toEqual([DOMAIN_ADMINS, true]);
     const start = new URL(page.url()).searchParams.get('start');
     const end = new URL(page.url()).searchParams.get('end');
     await page.getByRole('button', { name: 'Swap start and end' }).click();

@@ -28,6 +28,7 @@ const ATTEMPTS = new Set([
   'activateMfa',
   'disenrollMfa',
   'samlCallback',
+  'oidcCallback',
 ]);
 
 /** BloodHound's action names where it has one; otherwise the mutation's name, capitalised. */
@@ -41,6 +42,10 @@ const ACTIONS: Record<string, string> = {
   disenrollMfa: 'DisenrollMFA',
   acceptEula: 'AcceptEULA',
   toggleFeatureFlag: 'ToggleFeatureFlag',
+  createOidcProvider: 'CreateOIDCProvider',
+  updateOidcProvider: 'UpdateOIDCProvider',
+  samlCallback: 'LoginAttempt',
+  oidcCallback: 'LoginAttempt',
 };
 export const actionOf = (field: string) => ACTIONS[field] ?? field.charAt(0).toUpperCase() + field.slice(1);
 

@@ -21,12 +21,39 @@ function samlInput(a: {
   };
 }
 
+/** The OIDC provider arguments of create and update, in the service's (BloodHound's) spelling. */
+function oidcInput(a: {
+  name?: string | null;
+  issuer?: string | null;
+  clientId?: string | null;
+  clientSecret?: string | null;
+  autoProvision?: AutoProvisionInput | null;
+}) {
+  const p = a.autoProvision;
+  return {
+    name: a.name,
+    issuer: a.issuer,
+    clientId: a.clientId,
+    clientSecret: a.clientSecret,
+    autoProvision: {
+      enabled: p?.enabled ?? undefined,
+      default_role_id: p?.defaultRoleId ?? undefined,
+      role_provision: p?.roleProvision ?? undefined,
+    },
+  };
+}
+
 export const adminResolvers: Resolvers = {
   Query: {
     samlProvider: (_, { id }, ctx) => ctx.services.sso.samlProvider(id),
     ssoProviders: (_, __, ctx) => ctx.services.sso.list(),
     samlMetadata: (_, { slug }, ctx) => ctx.services.sso.spMetadata(slug),
     samlLoginUrl: (_, { slug, relayState }, ctx) => ctx.services.sso.loginUrl(slug, relayState ?? null),
+    ssoLoginUrl: async (_, { slug, relayState }, ctx) =>
+      (await ctx.services.sso.typeOf(slug)) === 'oidc'
+        ? ctx.services.oidc.loginUrl(slug)
+        : ctx.services.sso.loginUrl(slug, relayState ?? null),
+    samlSigningCertificate: (_, { ssoProviderId }, ctx) => ctx.services.sso.signingCertificate(ssoProviderId),
     customNodeKinds: (_, __, ctx) => ctx.services.customNodes.list(),
     customNodeKind: (_, { kindName }, ctx) => ctx.services.customNodes.get(kindName),
     assetGroupTags: (_, __, ctx) => ctx.services.assetGroups.listTags(),
@@ -45,6 +72,9 @@ export const adminResolvers: Resolvers = {
       return true;
     },
     samlCallback: (_, { slug, samlResponse }, ctx) => ctx.services.sso.callback(slug, samlResponse),
+    createOidcProvider: (_, args, ctx) => ctx.services.oidc.create(oidcInput(args)),
+    updateOidcProvider: (_, { ssoProviderId, ...args }, ctx) => ctx.services.oidc.update(ssoProviderId, oidcInput(args)),
+    oidcCallback: (_, { slug, ...input }, ctx) => ctx.services.oidc.callback(slug, input),
     createCustomNodeKinds: (_, { kinds }, ctx) => ctx.services.customNodes.create(kinds),
     updateCustomNodeKind: (_, { kindName, config }, ctx) => ctx.services.customNodes.update(kindName, config),
     deleteCustomNodeKind: async (_, { kindName }, ctx) => {

@@ -5,4 +5,7 @@ export const cypherResolvers: Resolvers = {
     cypher: (_, { query, includeProperties, parameters }, ctx) =>
       ctx.services.cypher.run(query, { includeProperties, params: (parameters ?? null) as Record<string, unknown> | null }),
   },
+  CypherResult: {
+    rows: (r, { unlessGraph }) => (unlessGraph && r.nodes.length ? [] : r.rows),
+  },
 };

@@ -8,6 +8,7 @@ import type {
   ListMemberCertificationsQuery,
   ListSsoProvidersQuery,
   MemberFieldsFragment,
+  OidcProviderFieldsFragment,
   SamlProviderFieldsFragment,
   SelectorFieldsFragment,
   TagFieldsFragment,
@@ -39,12 +40,23 @@ export const samlProvider = (p: SamlProviderFieldsFragment) => ({
   sso_provider_id: nullInt32(p.ssoProviderId),
 });
 
+/** BloodHound's OIDC provider; has_client_secret is ours (BloodHound's clients are public). */
+export const oidcProvider = (p: OidcProviderFieldsFragment) => ({
+  id: p.id,
+  client_id: p.clientId,
+  issuer: p.issuer,
+  sso_provider_id: p.ssoProviderId,
+  has_client_secret: p.hasClientSecret,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
 export const ssoProvider = (p: ListSsoProvidersQuery['ssoProviders'][number]) => ({
   id: p.id,
   name: p.name,
   slug: p.slug,
   type: enumValue(SSO_PROVIDER_TYPE, p.type),
-  details: p.details ? samlProvider(p.details) : null,
+  details: p.details ? samlProvider(p.details) : p.oidcDetails ? oidcProvider(p.oidcDetails) : null,
   config: {
     auto_provision: {
       enabled: p.autoProvision.enabled,

@@ -6,6 +6,7 @@ import { intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
 import { data, noContent, route, type FormFields, type RestRequest } from '../route.js';
 import { configRoutes } from './config.js';
+import { isForm } from './sso.js';
 
 /** One form field as text (a file's contents for file fields); 400 in BloodHound's words when missing or repeated. */
 function formValue(fields: FormFields, name: string, required: true): string;
@@ -159,9 +160,11 @@ export const adminRoutes = [
   route('GET', '/api/v2/sso-providers', 'sso', 'ListSsoProviders', {
     reshape: ({ ssoProviders }) => data(ssoProviders.map(shape.ssoProvider)),
   }),
-  // BloodHound's update of a SAML provider: the create form, every field optional.
+  // BloodHound's update of a SAML provider: the create form, every field optional. A JSON body updates an OIDC
+  // provider (src/rest/routes/sso.ts).
   route('PATCH', '/api/v2/sso-providers/:sso_provider_id', 'sso', 'UpdateSamlProvider', {
-    body: 'multipart',
+    body: 'json-or-multipart',
+    when: ({ body }) => isForm(body),
     input: { params: z.object({ sso_provider_id: id }), body: z.custom<FormFields>().default({}) },
     variables: ({ params, body }) => {
       const f = samlForm(body, true);
@@ -178,11 +181,6 @@ export const adminRoutes = [
     input: { params: slugParams },
     variables: ({ params }) => ({ slug: params.slug }),
     reshape: ({ samlMetadata }) => ({ raw: { data: Buffer.from(samlMetadata), contentType: 'application/samlmetadata+xml' } }),
-  }),
-  route('GET', '/api/v2/sso/:slug/login', 'sso', 'SamlLoginUrl', {
-    input: { params: slugParams, query: z.object({ RelayState: query.string() }) },
-    variables: ({ params, query }) => ({ slug: params.slug, relayState: query.RelayState ?? null }),
-    reshape: ({ samlLoginUrl }) => ({ status: 302, headers: { Location: samlLoginUrl } }),
   }),
   route('POST', '/api/v2/sso/:slug/callback', 'sso', 'SamlCallback', {
     body: 'form',

@@ -3,6 +3,7 @@ import { accountRoutes } from './accounts.js';
 import { auditRoutes } from './audit.js';
 import { aliasRoutes, jobListRoutes, roleRoutes } from './aliases.js';
 import { adminRoutes } from './admin.js';
+import { ssoRoutes } from './sso.js';
 import { collectorRoutes } from './collectors.js';
 import { cypherRoutes } from './cypher.js';
 import { datapipeRoutes } from './datapipe.js';
@@ -24,6 +25,7 @@ const DECLARED: RestRoute[] = [
   ...datapipeRoutes,
   ...collectorRoutes,
   ...adminRoutes,
+  ...ssoRoutes,
   ...accountRoutes,
   ...auditRoutes,
   ...savedQueryRoutes,

@@ -1,5 +1,5 @@
-/** Field names whose values never reach the audit log (passwords, codes, keys, tokens, uploaded bytes). */
-const SECRET = /secret|password|passwd|otp|token|key|credential|assertion|samlresponse|metadata|content|file|upload/i;
+/** Field names whose values never reach the audit log (passwords, codes, keys, tokens, OAuth codes and states, uploaded bytes). */
+const SECRET = /secret|password|passwd|otp|token|key|credential|assertion|samlresponse|metadata|content|file|upload|^code$|state$/i;
 const MAX_DEPTH = 6;
 const MAX_TEXT = 512;
 const MAX_ITEMS = 50;

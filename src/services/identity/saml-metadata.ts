@@ -6,6 +6,8 @@ export interface IdpMetadata {
   ssoUrl: string;
   /** Base64 DER signing certificates (KeyDescriptor use="signing" or without a use). */
   certificates: string[];
+  /** The IdP asks for signed AuthnRequests (IDPSSODescriptor WantAuthnRequestsSigned). */
+  wantAuthnRequestsSigned: boolean;
 }
 
 const HTTP_POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
@@ -67,7 +69,8 @@ export function parseIdpMetadata(context: string, xml: string): IdpMetadata {
     .map((c) => c.replace(/\s+/g, ''))
     .filter((c) => /^[A-Za-z0-9+/]+=*$/.test(c));
   if (!certificates.length) throw badRequest(context, 'metadata has no IdP signing certificate (KeyDescriptor/X509Certificate).');
-  return { entityId, ssoUrl, certificates };
+  const wantAuthnRequestsSigned = ['true', '1'].includes(String(idp['@_WantAuthnRequestsSigned'] ?? '').trim());
+  return { entityId, ssoUrl, certificates, wantAuthnRequestsSigned };
 }
 
 /** A base64 DER certificate as PEM. */

@@ -5,6 +5,10 @@ import type { Logger } from '../../logger.js';
 import { tokenKeyAad } from './tokens.js';
 import type { MfaStore } from '../../db/stores/identity/mfa-store.js';
 import { mfaSecretAad } from './mfa.js';
+import type { OidcStore } from '../../db/stores/identity/oidc-store.js';
+import type { SsoStore } from '../../db/stores/identity/sso-store.js';
+import { oidcSecretAad } from './oidc.js';
+import { spKeyAad } from './saml-sp-keys.js';
 
 /** Associated data of a sealed app secret: the value opens only under its own name. */
 export const appSecretAad = (name: string) => `app_secrets.value:${name}`;
@@ -14,6 +18,10 @@ export interface SecretsDeps {
   secrets: SecretsStore;
   /** TOTP secrets of users with MFA. */
   mfa?: MfaStore;
+  /** OIDC client secrets. */
+  oidc?: Pick<OidcStore, 'secrets'>;
+  /** SAML SP private keys. */
+  sso?: Pick<SsoStore, 'spKeys'>;
   keyring: Keyring;
   log: Logger;
 }
@@ -56,6 +64,20 @@ export function createSecretsService(deps: SecretsDeps) {
         aad: mfaSecretAad(r.user_id),
         set: (v: string) => deps.mfa!.set(r.user_id, r.secret, v),
       })),
+      ...(deps.oidc ? await deps.oidc.secrets.all() : [])
+        .filter((r) => r.client_secret !== null)
+        .map((r) => ({
+          value: r.client_secret,
+          aad: oidcSecretAad(r.id),
+          set: (v: string) => deps.oidc!.secrets.set(r.id, r.client_secret, v),
+        })),
+      ...(deps.sso ? await deps.sso.spKeys.all() : [])
+        .filter((r) => r.sp_private_key !== null)
+        .map((r) => ({
+          value: r.sp_private_key,
+          aad: spKeyAad(r.id),
+          set: (v: string) => deps.sso!.spKeys.set(r.id, r.sp_private_key, v),
+        })),
     ];
     for (const row of rows) {
       if (!Keyring.isSealed(row.value)) {

@@ -6,6 +6,9 @@ import type { Logger } from '../../logger.js';
 import type { UserModel, UsersStore } from '../../db/stores/identity/users-store.js';
 import type { IdentityService, LoginResult } from './identity.js';
 import { certificatePem, parseIdpMetadata } from './saml-metadata.js';
+import { generateSpKeyPair, spKeyAad } from './saml-sp-keys.js';
+import type { Keyring } from '../../auth/secret-box.js';
+import type { OidcProviderModel, OidcStore } from '../../db/stores/identity/oidc-store.js';
 
 const CONTEXT = 'sso';
 
@@ -19,17 +22,21 @@ export interface SpUrls {
 
 /**
  * BloodHound's SSO provider types, GraphQL's SsoProviderType (src/services/common/enums.ts); REST answers them as stored,
- * in lower case. This service creates SAML providers only (the table's check constraint holds to that).
+ * in lower case. SAML providers are made here, OIDC ones by src/services/identity/oidc.ts.
  */
 export const SSO_PROVIDER_TYPE = { saml: 'saml', oidc: 'oidc' } as const;
 export type SsoProviderTypeValue = (typeof SSO_PROVIDER_TYPE)[keyof typeof SSO_PROVIDER_TYPE];
 
-export type SamlProviderView = SamlProviderModel & SpUrls;
+export type SamlProviderView = Omit<SamlProviderModel, 'spPrivateKey'> & SpUrls;
+/** An OIDC provider as answered: never its client secret, only whether it has one. */
+export type OidcProviderView = Omit<OidcProviderModel, 'clientSecret'> & { hasClientSecret: boolean };
+export const oidcView = ({ clientSecret, ...p }: OidcProviderModel): OidcProviderView => ({ ...p, hasClientSecret: clientSecret !== null });
 export type SsoProviderView = Omit<SsoProviderModel, 'type'> & {
   type: SsoProviderTypeValue;
   loginUri: string;
   callbackUri: string;
   details: SamlProviderView | null;
+  oidcDetails: OidcProviderView | null;
 };
 
 export interface SsoDeps {
@@ -41,9 +48,13 @@ export interface SsoDeps {
   log: Logger;
   /** The users bound to a provider (deleting one answers them). */
   users: Pick<UsersStore, 'ofSsoProvider'>;
+  /** OIDC providers, listed beside SAML ones. */
+  oidc: Pick<OidcStore, 'bySso'>;
+  /** Seals the SP private keys. */
+  keyring: Keyring;
 }
 
-const slugOf = (name: string) =>
+export const slugOf = (name: string) =>
   name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
@@ -58,7 +69,7 @@ export function createSsoService(deps: SsoDeps) {
     const base = `${root}/api/v2/sso/${slug}`;
     return { spIssuerUri: base, spSsoUri: `${base}/login`, spMetadataUri: `${base}/metadata`, spAcsUri: `${base}/callback` };
   };
-  const view = (p: SamlProviderModel): SamlProviderView => ({ ...p, ...urls(p.slug) });
+  const view = ({ spPrivateKey: _key, ...p }: SamlProviderModel): SamlProviderView => ({ ...p, ...urls(p.slug) });
 
   // AuthnRequest ids in PostgreSQL, so the callback may land on any replica.
   const cache: CacheProvider = {
@@ -72,7 +83,13 @@ export function createSsoService(deps: SsoDeps) {
 
   function samlFor(p: SamlProviderModel): SAML {
     const sp = urls(p.slug);
+    // AuthnRequests are signed (redirect binding: SigAlg and Signature on the query) only where the IdP asks.
+    const signing =
+      p.wantAuthnRequestsSigned && p.spPrivateKey
+        ? { privateKey: deps.keyring.open(p.spPrivateKey, spKeyAad(p.id)), signatureAlgorithm: 'sha256' as const }
+        : {};
     return new SAML({
+      ...signing,
       entryPoint: p.idpSsoUri,
       issuer: sp.spIssuerUri,
       callbackUrl: sp.spAcsUri,
@@ -96,6 +113,12 @@ export function createSsoService(deps: SsoDeps) {
     const saml = sso && (await store.samlBySso([sso.id]))[0];
     if (!saml) throw notFound(CONTEXT, 'No SSO provider has that name.');
     return { sso: sso!, saml };
+  }
+
+  /** Gives a SAML provider its SP key pair (the private key sealed); in the caller's transaction when given one. */
+  async function addSpKeys(s: SsoStore, samlId: number, slug: string): Promise<void> {
+    const keys = await generateSpKeyPair(urls(slug).spIssuerUri);
+    await s.setSpKeys(samlId, keys.certificate, deps.keyring.seal(keys.privateKey, spKeyAad(samlId)));
   }
 
   return {
@@ -124,14 +147,17 @@ export function createSsoService(deps: SsoDeps) {
         .tx(async (q) => {
           const s = deps.bind(q);
           const ssoId = await s.createSso(name, slug, { auto_provision: auto });
-          return s.createSaml({
+          const samlId = await s.createSaml({
             ssoProviderId: ssoId,
             name,
             idpIssuerUri: meta.entityId,
             idpSsoUri: meta.ssoUrl,
             idpCerts: meta.certificates,
             mappings: input.principalAttributeMappings ?? [],
+            wantAuthnRequestsSigned: meta.wantAuthnRequestsSigned,
           });
+          await addSpKeys(s, samlId, slug);
+          return samlId;
         })
         .catch((err) => {
           if (err instanceof AppError && err.code === 'CONFLICT') throw conflict(CONTEXT, 'sso provider name must be unique');
@@ -177,6 +203,7 @@ export function createSsoService(deps: SsoDeps) {
             idpSsoUri: meta?.ssoUrl ?? saml.idpSsoUri,
             idpCerts: meta?.certificates ?? saml.idpCerts,
             mappings: input.principalAttributeMappings?.length ? input.principalAttributeMappings : saml.principalAttributeMappings,
+            wantAuthnRequestsSigned: meta?.wantAuthnRequestsSigned ?? saml.wantAuthnRequestsSigned,
           });
         })
         .catch((err) => {
@@ -196,13 +223,23 @@ export function createSsoService(deps: SsoDeps) {
     /** GET /api/v2/sso-providers (public: the login page lists them). */
     async list(): Promise<SsoProviderView[]> {
       const providers = await store.listSso();
-      const saml = new Map((await store.samlBySso(providers.map((p) => p.id))).map((s) => [s.ssoProviderId, s]));
+      const ids = providers.map((p) => p.id);
+      const saml = new Map((await store.samlBySso(ids)).map((s) => [s.ssoProviderId, s]));
+      const oidc = new Map((await deps.oidc.bySso(ids)).map((o) => [o.ssoProviderId, o]));
       return providers.map((p) => {
         const details = saml.get(p.id);
+        const openid = oidc.get(p.id);
         const u = urls(p.slug);
         // The column's check constraint admits only the types of SSO_PROVIDER_TYPE.
         const type = p.type as SsoProviderTypeValue;
-        return { ...p, type, loginUri: u.spSsoUri, callbackUri: u.spAcsUri, details: details ? view(details) : null };
+        return {
+          ...p,
+          type,
+          loginUri: u.spSsoUri,
+          callbackUri: u.spAcsUri,
+          details: details ? view(details) : null,
+          oidcDetails: openid ? oidcView(openid) : null,
+        };
       });
     },
 
@@ -224,9 +261,33 @@ export function createSsoService(deps: SsoDeps) {
       if (!(await store.deleteSso(id))) throw notFound(CONTEXT, 'The requested SSO provider could not be found.');
     },
 
-    /** The SP metadata document for the IdP administrator. */
+    /** The SP metadata document for the IdP administrator, with the SP's signing certificate. */
     async spMetadata(slug: string): Promise<string> {
-      return samlFor((await providerBySlug(slug)).saml).generateServiceProviderMetadata(null);
+      const { saml } = await providerBySlug(slug);
+      const cert = saml.spCertificate ? [saml.spCertificate] : undefined;
+      return samlFor(saml).generateServiceProviderMetadata(null, cert);
+    },
+
+    /**
+     * BloodHound's GET /sso-providers/{id}/signing-certificate: the SP's signing certificate (PEM). A provider made
+     * before SP keys existed gets its pair now. An OIDC provider, or none, is a 404 as in BloodHound.
+     */
+    async signingCertificate(ssoId: number): Promise<{ slug: string; pem: string }> {
+      const sso = await store.getSso(ssoId);
+      let saml = sso && (await store.samlBySso([sso.id]))[0];
+      if (!sso || !saml) throw notFound(CONTEXT, 'The requested SAML provider could not be found.');
+      if (!saml.spCertificate) {
+        await addSpKeys(store, saml.id, sso.slug);
+        saml = (await store.samlBySso([sso.id]))[0]!;
+      }
+      return { slug: sso.slug, pem: saml.spCertificate! };
+    },
+
+    /** The kind of provider a slug names, so login and callback reach the right protocol. */
+    async typeOf(slug: string): Promise<SsoProviderTypeValue> {
+      const sso = /^[a-z0-9-]{1,200}$/.test(slug) ? await store.ssoBySlug(slug) : undefined;
+      if (!sso) throw notFound(CONTEXT, 'No SSO provider has that name.');
+      return sso.type as SsoProviderTypeValue;
     },
 
     /** The IdP URL to send the browser to, with a fresh AuthnRequest (its id is kept for InResponseTo). */

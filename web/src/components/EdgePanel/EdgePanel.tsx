@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { POST_PROCESSED_KINDS } from '../../../../src/graph/kinds';
 import { EdgeCompositionDocument } from '../../generated/graphql';
 import { gql } from '../../core/api/client';
+import { edgeProperties } from '../../core/cypher/run';
 import type { GEdge, GNode } from '../../core/graph/model';
 import { formatProperty, orderedProperties } from '../../core/graph/properties';
 import { Section } from '../common/Section';
@@ -16,14 +17,24 @@ export function EdgePanel({
   edge,
   source,
   target,
+  propertiesOmitted,
   onSelectNode,
 }: {
   edge: GEdge;
   source?: GNode;
   target?: GNode;
+  /** The drawn result came without properties: they are fetched when the panel opens. */
+  propertiesOmitted?: boolean;
   onSelectNode(objectId: string): void;
 }) {
-  const props = orderedProperties(edge.properties);
+  const fetched = useQuery({
+    queryKey: ['edge-properties', edge.key, source?.objectId, target?.objectId],
+    queryFn: () => edgeProperties(edge, source!, target!),
+    enabled: !!propertiesOmitted && !!source && !!target,
+    staleTime: 60_000,
+  });
+  const props = orderedProperties(propertiesOmitted ? (fetched.data ?? {}) : edge.properties);
+  const waiting = !!propertiesOmitted && fetched.isPending;
   return (
     <aside className="panel" aria-label="Edge">
       <header>
@@ -50,7 +61,11 @@ export function EdgePanel({
       </header>
       {DERIVED.has(edge.kind) && <Composition edge={edge} />}
       <Section title="Relationship Information" defaultOpen>
-        {props.length ? (
+        {fetched.error ? (
+          <p className="error">{(fetched.error as Error).message}</p>
+        ) : waiting ? (
+          <p className="muted">Loading…</p>
+        ) : props.length ? (
           <dl className="props">
             {props.map(([k, v]) => (
               <div key={k} style={{ display: 'contents' }}>

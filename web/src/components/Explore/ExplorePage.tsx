@@ -10,6 +10,7 @@ import { LAYOUTS, type LayoutId } from '../../core/layouts';
 import { useSession } from '../../core/session/session';
 import { canvasColors, useTheme } from '../../core/theme/theme';
 import { MARKERS } from '../../core/graph/style';
+import { cypherGraphWithProperties } from '../../core/cypher/run';
 import { CypherTab } from '../Cypher/CypherTab';
 import { EdgePanel } from '../EdgePanel/EdgePanel';
 import { EntityPanel } from '../EntityPanel/EntityPanel';
@@ -95,6 +96,9 @@ export default function ExplorePage() {
     const n = byKey.get(key);
     if (n) update({ select: n.objectId, selectEdge: undefined }, { replace: true });
   };
+  // A Cypher answer is drawn without properties; the export asks for them.
+  const exportGraph = async () =>
+    graph.propertiesOmitted && drawn.source.type === 'cypher' ? cypherGraphWithProperties(drawn.source.query) : graph;
   const panelOpen = !!selectedNode || !!selectedEdge;
   const loading = drawn.isFetching;
   const error = drawn.error;
@@ -179,7 +183,12 @@ export default function ExplorePage() {
             type="button"
             aria-label="Export JSON"
             disabled={!graph.nodes.length}
-            onClick={() => downloadBlob('graph.json', new Blob([exportJson(graph)], { type: 'application/json' }))}
+            onClick={() =>
+              void exportGraph().then(
+                (g) => downloadBlob('graph.json', new Blob([exportJson(g)], { type: 'application/json' })),
+                (err: Error) => toast.show(`Export failed: ${err.message}`, true),
+              )
+            }
           >
             ↓ JSON
           </button>
@@ -260,6 +269,7 @@ export default function ExplorePage() {
           edge={selectedEdge}
           source={byKey.get(selectedEdge.source)}
           target={byKey.get(selectedEdge.target)}
+          propertiesOmitted={graph.propertiesOmitted}
           onSelectNode={(objectId) => update({ select: objectId, selectEdge: undefined }, { replace: true })}
         />
       ) : selectedNode ? (

@@ -6,7 +6,7 @@ import { BUILTIN_ICONS } from '../../../../src/graph/kinds';
 import { buildCanvasGraph, nodeDisplay, type CanvasGraph, type NodeDisplay, type StyleContext } from '../../core/graph/sigmaGraph';
 import { layoutById, prewarmLayoutWorker, type LayoutId, type LayoutRun } from '../../core/layouts';
 import { canvasColors } from '../../core/theme/theme';
-import { EDGE_PROGRAMS, nodeLabels, NodeProgram } from './programs';
+import { EDGE_PROGRAMS, LeanNodeProgram, nodeLabels, NodeProgram } from './programs';
 
 export interface GraphCanvasHandle {
   zoomIn(): void;
@@ -78,7 +78,7 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
     // nothing is on screen, so a large first result is not redrawn when its icons arrive.
     const s = new Sigma(warmUpGraph(cb.current.style), container.current!, {
       defaultNodeType: 'node',
-      nodeProgramClasses: { node: NodeProgram },
+      nodeProgramClasses: { node: NodeProgram, lean: LeanNodeProgram },
       edgeProgramClasses: EDGE_PROGRAMS,
       renderEdgeLabels: true,
       enableEdgeEvents: true,
@@ -180,20 +180,22 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   useEffect(() => {
     const s = sigma.current!;
     run.current?.cancel();
-    const graph = buildCanvasGraph(props.graph, props.style, graphRef.current ?? undefined);
+    // A large result is drawn lean: small nodes without icons, thin lines without labels or arrowheads, no edge
+    // picking pass, edges hidden while the camera moves, no camera animation, and only once its layout is done.
+    // Each frame of thousands of edges is costly where WebGL is rendered in software (headless, no GPU), so it is
+    // drawn as few times as possible, with as few pixels as possible.
+    const large = props.graph.edges.length > LARGE_EDGES;
+    isLarge.current = large;
+    const graph = buildCanvasGraph(props.graph, props.style, graphRef.current ?? undefined, { lean: large });
     graphRef.current = graph;
     performance.mark('gas:graph-built');
-    // A large result is drawn lean: thin lines without labels or arrowheads, no edge picking pass, edges hidden
-    // while the camera moves, no camera animation, and only once its layout is done. Each frame of thousands of
-    // edges is costly where WebGL is rendered in software (headless, no GPU), so it is drawn as few times as possible.
-    const large = graph.size > LARGE_EDGES;
-    isLarge.current = large;
-    if (large) graph.updateEachEdgeAttributes((_e, a) => ({ ...a, type: 'line' }), { attributes: ['type'] });
     const show = () => {
       s.setSetting('renderEdgeLabels', !large);
       s.setSetting('enableEdgeEvents', !large);
       s.setSetting('hideEdgesOnMove', large);
       s.setSetting('defaultEdgeType', large ? 'line' : 'arrow');
+      // Small nodes get their labels once zoomed in, where they no longer cover each other.
+      s.setSetting('labelRenderedSizeThreshold', large ? 8 : 4);
       s.setGraph(graph);
       s.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 });
     };
@@ -222,7 +224,8 @@ export const GraphCanvas = forwardRef<GraphCanvasHandle, GraphCanvasProps>(funct
   useEffect(() => {
     const restyle = new Map<string, Partial<NodeDisplay>>();
     for (const n of props.graph.nodes) {
-      const { x: _x, y: _y, ...style } = nodeDisplay(n, props.style);
+      // Size and program stay as the graph was built (a large result's nodes are small).
+      const { x: _x, y: _y, size: _size, ...style } = nodeDisplay(n, props.style);
       restyle.set(n.key, style);
     }
     styles.current = restyle;

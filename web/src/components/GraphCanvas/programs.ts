@@ -31,6 +31,18 @@ export const NodeProgram = createNodeCompoundProgram([
   }),
 ]);
 
+/**
+ * A node of a large result: the same rings and colour without the icon, which is not legible at that size and
+ * would double the pixels drawn.
+ */
+export const LeanNodeProgram = createNodeBorderProgram({
+  borders: [
+    { size: { value: 0.2 }, color: { attribute: 'ownedRing' } },
+    { size: { value: 0.2 }, color: { attribute: 'tierRing' } },
+    { size: { fill: true }, color: { attribute: 'color' } },
+  ],
+});
+
 /** Edge programs by type; `line` (one-pixel lines, no arrowheads) draws large results, cheapest to render. */
 export const EDGE_PROGRAMS = { arrow: EdgeArrowProgram, curvedArrow: EdgeCurvedArrowProgram, line: EdgeLineProgram };
 

@@ -15,6 +15,9 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [otp, setOtp] = useState('');
+  // Set once the server said the password was right and a one-time password is needed.
+  const [otpStep, setOtpStep] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const sso = useQuery({ queryKey: ['sso-providers'], queryFn: () => gql(SsoProvidersDocument), staleTime: 60_000 });
@@ -24,7 +27,12 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      await signIn(username, password);
+      const answer = await signIn(username, password, otpStep ? otp : undefined);
+      if (answer.otpRequired) {
+        setOtpStep(true);
+        setBusy(false);
+        return;
+      }
       await client.invalidateQueries({ queryKey: SESSION_KEY });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -44,7 +52,10 @@ export function LoginPage() {
           <input
             id="login-username"
             value={username}
-            onChange={(e) => setUsername(e.target.value)}
+            onChange={(e) => {
+              setUsername(e.target.value);
+              setOtpStep(false);
+            }}
             autoComplete="username"
             required
             autoFocus
@@ -56,11 +67,34 @@ export function LoginPage() {
             id="login-password"
             type="password"
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setOtpStep(false);
+            }}
             autoComplete="current-password"
             required
           />
         </div>
+        {otpStep && (
+          <div className="field">
+            <label htmlFor="login-otp">One-time password</label>
+            <input
+              id="login-otp"
+              value={otp}
+              onChange={(e) => setOtp(e.target.value)}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              pattern="[0-9 ]*"
+              maxLength={8}
+              aria-describedby="login-otp-hint"
+              required
+              autoFocus
+            />
+            <span id="login-otp-hint" className="muted hint">
+              The six-digit code from your authenticator app.
+            </span>
+          </div>
+        )}
         {error && (
           <div role="alert" className="error">
             {error}

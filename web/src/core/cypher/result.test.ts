@@ -48,6 +48,15 @@ describe('Cypher answers', () => {
     expect(g.edges).toEqual([{ key: '1-MemberOf-2', source: '1', target: '2', kind: 'MemberOf', properties: {} }]);
   });
 
+  it('say when they came without properties, so panels and the export fetch them', () => {
+    const { nodes, edges, ...rest } = answer;
+    const bare = { ...rest, nodes: nodes.map(({ properties: _p, ...n }) => n), edges: edges.map(({ properties: _p, ...e }) => e) };
+    const g = cypherGraph(bare, true);
+    expect(g.propertiesOmitted).toBe(true);
+    expect(g.nodes[0]!.properties).toEqual({});
+    expect(cypherGraph(answer).propertiesOmitted).toBeUndefined();
+  });
+
   it('are summarised with their size and the cap that cut them', () => {
     expect(cypherSummary(answer)).toBe('2 nodes, 2 edges');
     expect(cypherSummary({ ...answer, nodes: [], rows: [[1], [2]], truncated: [{ limit: 'rows', cap: 2 }] })).toBe(

@@ -1,17 +1,23 @@
-import type { RunCypherQuery } from '../../generated/graphql';
+import type { RunCypherWithPropertiesQuery } from '../../generated/graphql';
 import { TIER_ZERO_KIND } from '../../../../src/graph/kinds';
 import type { ExploreGraph } from '../graph/model';
 import { OWNED_KIND } from '../graph/style';
 
-type Result = RunCypherQuery['cypher'];
+type Full = RunCypherWithPropertiesQuery['cypher'];
+/** An answer with or without properties (RunCypher leaves them out). */
+type Result = Omit<Full, 'nodes' | 'edges'> & {
+  nodes: (Omit<Full['nodes'][number], 'properties'> & { properties?: unknown })[];
+  edges: (Omit<Full['edges'][number], 'properties'> & { properties?: unknown })[];
+};
 
 const props = (p: unknown) => (p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {});
 
 /**
  * A Cypher answer as a graph to draw: nodes keyed by store id, edges keyed by their ends and kind (the answer
- * carries one edge per start, kind and end, as BloodHound's does); markers from the answer's own flags.
+ * carries one edge per start, kind and end, as BloodHound's does); markers from the answer's own flags. An answer
+ * fetched without properties says so (`propertiesOmitted`), so the Edge panel and the export fetch them.
  */
-export function cypherGraph(r: Result): ExploreGraph {
+export function cypherGraph(r: Result, propertiesOmitted = false): ExploreGraph {
   const nodes = r.nodes.map((n) => {
     const kinds = [...n.kinds];
     if (n.isTierZero && !kinds.includes(TIER_ZERO_KIND)) kinds.push(TIER_ZERO_KIND);
@@ -28,7 +34,7 @@ export function cypherGraph(r: Result): ExploreGraph {
       properties: props(e.properties),
     }))
     .filter((e) => keys.has(e.source) && keys.has(e.target));
-  return { nodes, edges };
+  return propertiesOmitted ? { nodes, edges, propertiesOmitted } : { nodes, edges };
 }
 
 /** A line about the answer: its size, and the cap that cut it, if one did. */

@@ -23,6 +23,8 @@ export interface GEdge {
 export interface ExploreGraph {
   nodes: GNode[];
   edges: GEdge[];
+  /** Fetched without properties (a Cypher answer): panels and the export fetch them when needed. */
+  propertiesOmitted?: boolean;
 }
 
 export const EMPTY_GRAPH: ExploreGraph = { nodes: [], edges: [] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExploreGraph } from './model';
-import { buildCanvasGraph, type StyleContext } from './sigmaGraph';
+import { buildCanvasGraph, LEAN_NODE_SIZE, type StyleContext } from './sigmaGraph';
 
 const ctx: StyleContext = {
   custom: new Map(),
@@ -57,5 +57,14 @@ describe('the canvas graph', () => {
     const next = buildCanvasGraph(g, ctx, first);
     expect(next.getNodeAttributes('1')).toMatchObject({ x: 42, y: -7 });
     expect(typeof next.getNodeAttribute('2', 'x')).toBe('number');
+  });
+
+  it('draws a large result lean: small icon-less nodes keeping their markers, straight lines', () => {
+    const lean = buildCanvasGraph(g, ctx, undefined, { lean: true });
+    expect(lean.getNodeAttributes('2')).toMatchObject({ type: 'lean', size: LEAN_NODE_SIZE, tierRing: '#F5B70A', ownedRing: '#E5383B' });
+    expect(lean.getNodeAttribute('1', 'size')).toBeLessThan(buildCanvasGraph(g, ctx).getNodeAttribute('1', 'size'));
+    expect(lean.getEdgeAttribute('10', 'type')).toBe('line');
+    expect(lean.getEdgeAttribute('11', 'type')).toBe('line');
+    expect(typeof lean.getNodeAttribute('1', 'x')).toBe('number');
   });
 });
