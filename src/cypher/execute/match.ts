@@ -84,13 +84,16 @@ function* bindNode(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'node
     return;
   }
   const plain = plainNode(step.node.pattern);
+  const scratch = extend(row);
   for (const id of yield* candidates(step, row, ctx)) {
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
     if (plain ? !labelsMatch(step.node.pattern, id, ctx) : !(yield* nodeMatches(step.node.pattern, id, row, ctx))) continue;
-    const next = extend(row, name, nodeV(id));
-    const j = passFilters(plan, i + 1, next, ctx);
+    // As in `expand`: filters on a scratch row, a row of its own only for a node that passes.
+    scratch[name] = nodeV(id);
+    const j = passFilters(plan, i + 1, scratch, ctx);
     if (j < 0) continue;
+    const next = extend(scratch);
     if (j === plan.steps.length) yield next;
     else yield* stepAt(plan, j, next, used, ctx);
   }
@@ -189,6 +192,7 @@ function* expand(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'expand
   const target = row[step.to.name];
   const plainTo = plainNode(step.to.pattern);
   const plainR = plainRel(step.rel.pattern);
+  const scratch = extend(row);
   for (const s of ctx.graph.expand(from.id, step.direction, types(step.rel)) as Iterable<GraphStep>) {
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
@@ -199,10 +203,13 @@ function* expand(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'expand
     if (target === undefined) {
       if (plainTo ? !labelsMatch(step.to.pattern, s.other, ctx) : !(yield* nodeMatches(step.to.pattern, s.other, row, ctx))) continue;
     }
-    const next = extend(row, step.rel.name, s.rel);
-    if (target === undefined) next[step.to.name] = nodeV(s.other);
-    const j = passFilters(plan, i + 1, next, ctx);
+    // The filters run on one scratch row; only a relationship that passes them gets a row of its own (a scan over
+    // every edge rejects most, and a row copy each was most of its cost).
+    scratch[step.rel.name] = s.rel;
+    if (target === undefined) scratch[step.to.name] = nodeV(s.other);
+    const j = passFilters(plan, i + 1, scratch, ctx);
     if (j < 0) continue;
+    const next = extend(scratch);
     if (j === plan.steps.length) {
       yield next;
       continue;
@@ -238,12 +245,16 @@ function* varExpand(
   const stack: { node: number; iter: Iterator<GraphStep> }[] = [];
   const plainTo = plainNode(step.to.pattern);
   const plainR = plainRel(step.rel.pattern);
+  // An anonymous relationship no later step reads (no path built, not bound, no inline WHERE) needs no list a path:
+  // `MATCH (n)-[:MemberOf*0..]->(m)` meets a great many.
+  const listed =
+    !step.rel.name.startsWith(' ') || boundRels !== undefined || !!step.rel.pattern.where || plan.steps.some((s) => s.kind === 'path');
   /** The checks of an end that need no generator: most paths of a walk end at a node of another label. */
   const endOk = (node: number) =>
     target !== undefined ? target instanceof NodeV && target.id === node : !plainTo || labelsMatch(step.to.pattern, node, ctx);
   const emit = function* (node: number): Stream {
     if (target === undefined && !plainTo && !(yield* nodeMatches(step.to.pattern, node, row, ctx))) return;
-    const rels = backwards ? [...path].reverse() : [...path];
+    const rels = listed ? (backwards ? [...path].reverse() : [...path]) : NO_LIST;
     if (boundRels !== undefined && !(Array.isArray(boundRels) && sameRels(boundRels, rels))) return;
     if (step.rel.pattern.where && step.rel.pattern.variable) {
       if ((yield* value(step.rel.pattern.where, extend(row, step.rel.pattern.variable, rels), ctx)) !== true) return;
@@ -277,6 +288,9 @@ function* varExpand(
     else path.pop();
   }
 }
+
+/** What an internal relationship slot holds when nothing reads its list. */
+const NO_LIST: RelV[] = [];
 
 function sameRels(a: Value[], b: RelV[]): boolean {
   return a.length === b.length && a.every((r, i) => r instanceof RelV && r.id === b[i]!.id);

@@ -5,7 +5,7 @@ import { accumulator, type Accumulator } from './aggregate.js';
 import { extend, PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { AGGREGATES, evaluate, hasAggregate } from './eval.js';
 import { directChildren } from '../plan/expressions.js';
-import { keyOf, orderCompare, type Value } from './values.js';
+import { keyOf, NodeV, orderCompare, type Value } from './values.js';
 
 /**
  * WITH and RETURN: projection, grouping with aggregates, DISTINCT, ORDER BY, SKIP and LIMIT. Without ORDER BY or
@@ -170,7 +170,7 @@ function* grouped(input: Stream, p: Projection, starNames: string[], ctx: ExecCo
     ...p.items.filter((i) => !hasAggregate(i.expr)),
   ];
   const aggregated = p.items.filter((i) => hasAggregate(i.expr)).map((i) => ({ name: i.name, expr: extractAggregates(i.expr, slots) }));
-  const groups = new Map<string, { row: Row; accs: Accumulator[] }>();
+  const groups = new Map<string | number, { row: Row; accs: Accumulator[] }>();
   for (const r of input) {
     if (r instanceof Signal) {
       yield r;
@@ -182,7 +182,9 @@ function* grouped(input: Stream, p: Projection, starNames: string[], ctx: ExecCo
       const v = evalNow(k.expr, r, ctx);
       keyValues.push(v === PENDING ? yield* evalWaiting(k.expr, r, ctx) : v);
     }
-    const key = keyValues.length === 1 ? keyOf(keyValues[0]!) : keyValues.map(keyOf).join('\u0000');
+    // One node to group by (`WITH n, collect(…)` over a scan) is keyed by its id: no string a row.
+    const only = keyValues.length === 1 ? keyValues[0]! : undefined;
+    const key = only instanceof NodeV ? only.id : only !== undefined ? keyOf(only) : keyValues.map(keyOf).join('\u0000');
     let g = groups.get(key);
     if (!g) {
       const row: Row = extend(r);

@@ -27,6 +27,9 @@ const MAX_COLUMNS = 64;
 /** Relationships read one by one for a key before its whole column is read. */
 const REL_READS_BEFORE_COLUMN = 16;
 
+/** Edges of one kind at a node past which a relationship column finds them through a map of targets. */
+const HUB_ROW = 32;
+
 /** One property of every node that has it, by dense node number. */
 type Column = Map<number, Value> | (Value | undefined)[];
 /** A column is an array when at least one node in this many has the key (8 bytes a node against a map's ~40 an entry). */
@@ -263,15 +266,34 @@ export class LiveGraph implements CypherGraph {
         const index = this.index;
         const out = index.side('out');
         const col = new Map<number, Value>();
+        // A hub's row of one kind is searched through a map of its targets, built once: scanning the row for each
+        // of its edges is quadratic (minutes for a tier-M ACL column).
+        const hubs = new Map<number, Map<number, number[]>>();
+        const kindIds = new Map<string, number>();
         for (let i = 0; i < starts.length; i++) {
           const s = index.dense(starts[i]!);
           const e = index.dense(ends[i]!);
-          const k = index.edgeKindId(kinds[i]!);
+          let k = kindIds.get(kinds[i]!);
+          if (k === undefined) kindIds.set(kinds[i]!, (k = index.edgeKindId(kinds[i]!)));
           if (s < 0 || e < 0 || k < 0) continue;
+          const from = index.kindStart(out, s, k);
           const to = index.kindStart(out, s, k + 1);
-          for (let q = index.kindStart(out, s, k); q < to; q++) {
-            if (out.others[q] === e) col.set(q, fromJson(values[i]));
+          const v = fromJson(values[i]);
+          if (to - from <= HUB_ROW) {
+            for (let q = from; q < to; q++) if (out.others[q] === e) col.set(q, v);
+            continue;
           }
+          let targets = hubs.get(from);
+          if (!targets) {
+            targets = new Map();
+            for (let q = from; q < to; q++) {
+              const list = targets.get(out.others[q]!);
+              if (list) list.push(q);
+              else targets.set(out.others[q]!, [q]);
+            }
+            hubs.set(from, targets);
+          }
+          for (const q of targets.get(e) ?? []) col.set(q, v);
         }
         if (this.relColumns.size >= MAX_COLUMNS) this.relColumns.delete(this.relColumns.keys().next().value!);
         this.relColumns.set(key, col);
