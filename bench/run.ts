@@ -17,6 +17,7 @@ import { ingestLatencyBench } from './ingest-latency';
 import { indexFreshnessBench } from './index-freshness';
 import { ingestWorstCaseBench } from './ingest-worst-case';
 import { pathsBench } from './paths';
+import { startupBench } from './startup';
 import { webAppBench } from './web-app';
 import { prebuiltQueriesBench } from './prebuilt-queries';
 
@@ -40,6 +41,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'graph-data': graphDataBench,
   'ingest-worst-case': ingestWorstCaseBench,
   'web-app': webAppBench,
+  startup: startupBench,
   fuzz,
   attack: attackBench,
 };
