@@ -12,10 +12,31 @@ import { smoke } from './stats';
 
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
+/** The generated groups (GROUP0 …) given replication rights: the most populated ones, as skewed picks favour low ids. */
+const REPLICATING_GROUPS = 3;
+
+/**
+ * Gives the generated domain the replication rights a real one has (GetChanges and GetChangesAll for Domain
+ * Controllers, Administrators, and a few groups, as delegated sync accounts get them), so analysis derives DCSync
+ * edges to explain: the generator itself draws none.
+ */
+function addReplicationRights(dir: string): void {
+  const file = path.join(dir, 'domains.json');
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { data: { ObjectIdentifier: string; Aces: object[] }[] };
+  const domain = doc.data[0]!;
+  const sid = domain.ObjectIdentifier;
+  const holders = [`${sid}-516`, `${sid}-512`, ...Array.from({ length: REPLICATING_GROUPS }, (_, i) => `${sid}-${900000 + i}`)];
+  for (const PrincipalSID of holders)
+    for (const RightName of ['GetChanges', 'GetChangesAll'])
+      domain.Aces.push({ PrincipalSID, PrincipalType: 'Group', RightName, IsInherited: false, InheritanceHash: '' });
+  fs.writeFileSync(file, JSON.stringify(doc));
+}
+
 /**
  * What the edge explanations cost (src/analysis/explain.ts): a `gas generate` tier (BENCH_TIER, default M, with its
  * ADCS and Azure files) ingested, analysed twice; the second run's time for finding and writing the explanations
- * against the whole run (the baseline), and the explanation table's size against the edge table's.
+ * against the whole run (the baseline), and the explanation table's size against the edge table's. The domain gets
+ * replication rights first (addReplicationRights), so there are DCSync edges to explain.
  */
 export async function graphDataBench(): Promise<Record<string, unknown>> {
   const tier = (process.env.BENCH_TIER ?? 'M') as Tier;
@@ -27,6 +48,7 @@ export async function graphDataBench(): Promise<Record<string, unknown>> {
   try {
     generateSharpHound(dir, { users: t0.users, seed: 7, acesPerObject: t0.acesPerObject });
     generateAzureHound(dir, { users: t0.azureUsers, seed: 7 });
+    addReplicationRights(dir);
     const store = new PgGraphStore(bench.db);
     for (const f of fs
       .readdirSync(dir)

@@ -4,16 +4,20 @@ import type { RestRoute } from './route.js';
 
 /**
  * An OpenAPI 3.1 document of the REST surface, generated from the route table: paths and methods as declared,
- * parameters and bodies from each route's zod schemas (their input side: what a caller sends), the operation's
+ * parameters and bodies from each route's zod schemas (their input side: what a caller sends), success answers from
+ * the response schemas routes declare (src/rest/responses: their output side), the operation's
  * name as operationId and the route's area as its tag. Built once per process; the route table is fixed.
  */
 
 type JsonSchema = Record<string, unknown>;
 
-/** What a caller sends for a schema; a part zod cannot describe (a refinement, a preprocess) is left open. */
-function inputSchema(schema: z.ZodType): JsonSchema {
+/**
+ * A zod schema as JSON Schema: its input side (what a caller sends) or its output side (what a route answers); a
+ * part zod cannot describe (a refinement, a preprocess) is left open.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
   try {
-    const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
     delete out.$schema;
     return out;
   } catch {
@@ -24,7 +28,7 @@ function inputSchema(schema: z.ZodType): JsonSchema {
 /** The top-level fields of an object schema (path and query parameters). */
 function fields(schema: z.ZodType | undefined): { name: string; schema: JsonSchema; required: boolean }[] {
   if (!schema) return [];
-  const s = inputSchema(schema);
+  const s = jsonSchema(schema);
   const props = (s.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((s.required ?? []) as string[]);
   return Object.entries(props).map(([name, p]) => ({ name, schema: p, required: required.has(name) }));
@@ -43,10 +47,20 @@ function requestBody(r: RestRoute): JsonSchema | undefined {
       },
     };
   }
-  const schema = r.input?.body ? inputSchema(r.input.body) : {};
+  const schema = r.input?.body ? jsonSchema(r.input.body) : {};
   if (r.body === 'json-or-multipart') return { content: { 'application/json': { schema }, 'multipart/form-data': { schema } } };
   const type = { json: 'application/json', multipart: 'multipart/form-data', form: 'application/x-www-form-urlencoded' }[r.body];
   return { content: { [type]: { schema } } };
+}
+
+/** The success answer: the route's declared status and body schema, or a plain 200 where none is declared yet. */
+function success(r: RestRoute): Record<string, JsonSchema> {
+  const res = r.response;
+  if (!res) return { '200': { description: 'OK (some operations answer 201, 202 or 204)' } };
+  const status = res.status ?? 200;
+  const description = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' }[status] ?? 'OK';
+  if (!res.schema) return { [status]: { description } };
+  return { [status]: { description, content: { 'application/json': { schema: jsonSchema(res.schema, 'output') } } } };
 }
 
 const ERROR = { $ref: '#/components/schemas/ErrorWrapper' };
@@ -75,7 +89,7 @@ export function openApiDocument(routes: readonly RestRoute[], rootUrl: string, v
       ...(parameters.length ? { parameters } : {}),
       ...(body ? { requestBody: body } : {}),
       responses: {
-        '200': { description: 'OK (some operations answer 201, 202 or 204)' },
+        ...success(r),
         '400': error('The request is malformed; the message names the parameter.'),
         '401': error('No valid credentials.'),
         '403': error('The caller lacks a permission the operation requires.'),

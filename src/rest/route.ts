@@ -89,6 +89,14 @@ interface RouteOptions<PS, QS, BS, N extends OperationName> {
   reshape?: (data: Result<N>, req: RestRequest) => RestResponse;
   /** Deprecated endpoints announce their successor (Deprecation and Link headers). */
   deprecatedBy?: string;
+  /** What the route answers on success, for the OpenAPI document (status 200 unless given; no schema: no body). */
+  response?: RouteResponse;
+}
+
+/** A route's success answer: its status and the schema of its JSON body. */
+export interface RouteResponse {
+  status?: number;
+  schema?: z.ZodType;
 }
 
 /** A route with its types erased, as the router holds it. */
@@ -105,6 +113,7 @@ export interface RestRoute {
   variables?: (input: RouteInput<unknown, unknown, unknown>, req: RestRequest) => Record<string, unknown>;
   reshape?: (data: unknown, req: RestRequest) => RestResponse;
   deprecatedBy?: string;
+  response?: RouteResponse;
 }
 
 /**

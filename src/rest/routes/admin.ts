@@ -4,6 +4,7 @@ import { badRequest } from '../../errors.js';
 import type { SeedType } from '../../generated/operations.js';
 import { intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
+import { ZONE_RESPONSES as ZONES } from '../responses/zones.js';
 import { data, noContent, route, type FormFields, type RestRequest } from '../route.js';
 import { configRoutes } from './config.js';
 import { isForm } from './sso.js';
@@ -236,33 +237,39 @@ export const adminRoutes = [
     reshape: ({ certifyMembers: c }) => data({ ...c, action: c.action.toLowerCase() }),
   }),
   route('GET', '/api/v2/asset-group-tags', 'asset-group-tags', 'ListAssetGroupTags', {
+    response: { schema: ZONES.tags },
     reshape: ({ assetGroupTags }) => data({ tags: assetGroupTags.map(shape.tag) }),
   }),
   route('POST', '/api/v2/asset-group-tags', 'asset-group-tags', 'CreateAssetGroupTag', {
+    response: { status: 201, schema: ZONES.tag },
     body: 'json',
     input: { body: z.object({ type: tagType.nullish(), position: z.number().nullish(), ...tagFields }) },
     variables: ({ body }) => ({ input: { type: body.type, position: body.position, ...tagInput(body) } }),
     reshape: ({ createAssetGroupTag }) => ({ status: 201, body: { data: shape.tag(createAssetGroupTag) } }),
   }),
   route('GET', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'GetAssetGroupTag', {
+    response: { schema: ZONES.tagWrapped },
     input: { params: tagParams },
     variables: ({ params }) => ({ id: params.tag_id }),
     // BloodHound answers one tag as {data: {tag}} (getAssetGroupTagResponse).
     reshape: ({ assetGroupTag }) => data({ tag: shape.tag(assetGroupTag) }),
   }),
   route('PATCH', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'UpdateAssetGroupTag', {
+    response: { schema: ZONES.tag },
     body: 'json',
     input: { params: tagParams, body: z.object(tagFields) },
     variables: ({ params, body }) => ({ id: params.tag_id, input: tagInput(body) }),
     reshape: ({ updateAssetGroupTag }) => data(shape.tag(updateAssetGroupTag)),
   }),
   route('DELETE', '/api/v2/asset-group-tags/:tag_id', 'asset-group-tags', 'DeleteAssetGroupTag', {
+    response: { status: 204 },
     input: { params: tagParams },
     variables: ({ params }) => ({ id: params.tag_id }),
     reshape: noContent,
   }),
   // BloodHound's pagination envelope around {selectors}, 50 a page by default.
   route('GET', '/api/v2/asset-group-tags/:tag_id/selectors', 'asset-group-tags', 'ListAssetGroupSelectors', {
+    response: { schema: ZONES.selectors },
     input: { params: tagParams, query: z.object({ skip: query.int(), limit: query.int() }) },
     variables: ({ params, query }) => ({ id: params.tag_id, skip: query.skip, limit: query.limit }),
     reshape: ({ assetGroupTag: { selectorList: l } }) => ({
@@ -270,23 +277,27 @@ export const adminRoutes = [
     }),
   }),
   route('POST', '/api/v2/asset-group-tags/:tag_id/selectors', 'asset-group-tags', 'CreateAssetGroupSelector', {
+    response: { status: 201, schema: ZONES.selector },
     body: 'json',
     input: { params: tagParams, body: selectorBody },
     variables: ({ params, body }) => ({ tagId: params.tag_id, input: selectorInput(body) }),
     reshape: ({ createAssetGroupSelector }) => ({ status: 201, body: { data: shape.selector(createAssetGroupSelector) } }),
   }),
   route('PATCH', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id', 'asset-group-tags', 'UpdateAssetGroupSelector', {
+    response: { schema: ZONES.selector },
     body: 'json',
     input: { params: selectorParams, body: selectorBody },
     variables: ({ params, body }) => ({ tagId: params.tag_id, id: params.selector_id, input: selectorInput(body) }),
     reshape: ({ updateAssetGroupSelector }) => data(shape.selector(updateAssetGroupSelector)),
   }),
   route('DELETE', '/api/v2/asset-group-tags/:tag_id/selectors/:selector_id', 'asset-group-tags', 'DeleteAssetGroupSelector', {
+    response: { status: 204 },
     input: { params: selectorParams },
     variables: ({ params }) => ({ tagId: params.tag_id, id: params.selector_id }),
     reshape: noContent,
   }),
   route('GET', '/api/v2/asset-group-tags/:tag_id/members', 'asset-group-tags', 'ListAssetGroupMembers', {
+    response: { schema: ZONES.members },
     input: { params: tagParams, query: z.object({ skip: query.int(), limit: query.int(), selector_id: query.int(1) }) },
     variables: ({ params, query }) => ({ id: params.tag_id, skip: query.skip, limit: query.limit, selectorId: query.selector_id }),
     reshape: ({ assetGroupTag: { members: m } }) => ({

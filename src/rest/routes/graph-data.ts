@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { field, query } from '../params.js';
 import { graphResponse, nodeList } from '../reshape/graph.js';
 import { qualityPage } from '../reshape/graph-data.js';
+import { GRAPH_DATA_RESPONSES as GD } from '../responses/graph-data.js';
 import { data, noContent, route } from '../route.js';
 
 const ints = (what: string) =>
@@ -63,27 +64,35 @@ const edgeVars = ({ query: q }: { query: z.output<typeof edgeQuery> }) => ({
 export const graphDataRoutes = [
   // BloodHound answers 204; what was deleted is in the GraphQL result (and the audit log).
   route('POST', '/api/v2/clear-database', 'clear-database', 'ClearDatabase', {
+    response: { status: 204 },
     body: 'json',
     input: { body: clearBody },
     variables: ({ body }) => ({ input: body }),
     reshape: () => noContent(),
   }),
-  route('GET', '/api/v2/graphs/source-kinds', 'graphs', 'SourceKinds', { reshape: ({ sourceKinds }) => data({ kinds: sourceKinds }) }),
+  route('GET', '/api/v2/graphs/source-kinds', 'graphs', 'SourceKinds', {
+    response: { schema: GD.sourceKinds },
+    reshape: ({ sourceKinds }) => data({ kinds: sourceKinds }),
+  }),
   route('GET', '/api/v2/completeness', 'completeness', 'Completeness', {
+    response: { schema: GD.completeness },
     reshape: ({ completeness: c }) =>
       data({ SessionCompleteness: c.sessionCompleteness, LocalGroupCompleteness: c.localGroupCompleteness }),
   }),
   route('GET', '/api/v2/ad-domains/:domain_id/data-quality-stats', 'data-quality', 'DataQuality', {
+    response: { schema: GD.adQuality },
     input: { params: z.object({ domain_id: z.string() }), query: qualityQuery },
     variables: ({ params, query: q }) => ({ platform: 'AD' as const, environment: params.domain_id.toUpperCase(), ...qualityVars(q) }),
     reshape: ({ dataQuality }) => qualityPage(dataQuality, 'domain_sid'),
   }),
   route('GET', '/api/v2/azure-tenants/:tenant_id/data-quality-stats', 'data-quality', 'DataQuality', {
+    response: { schema: GD.azureQuality },
     input: { params: z.object({ tenant_id: z.string() }), query: qualityQuery },
     variables: ({ params, query: q }) => ({ platform: 'AZURE' as const, environment: params.tenant_id.toUpperCase(), ...qualityVars(q) }),
     reshape: ({ dataQuality }) => qualityPage(dataQuality, 'tenantid'),
   }),
   route('GET', '/api/v2/platform/:platform_id/data-quality-stats', 'data-quality', 'DataQuality', {
+    response: { schema: GD.platformQuality },
     input: {
       params: z.object({
         platform_id: z.enum(['ad', 'azure'], { error: (i) => `invalid platform id specified in url: ${String(i.input)}` }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZONE_RESPONSES as ZONES } from '../responses/zones.js';
 import { intText, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
 import * as legacy from '../reshape/zone-history.js';
@@ -32,11 +33,13 @@ const membersQuery = z.object({ skip: query.int(), limit: query.int() });
 
 export const zoneHistoryRoutes = [
   route('GET', '/api/v2/asset-group-tags-history', 'asset-group-tags', 'AssetGroupTagHistory', {
+    response: { schema: ZONES.history },
     input: { query: historyQuery },
     variables: ({ query: q }) => ({ skip: q.skip, limit: q.limit, sortBy: q.sort_by ?? null, filters: historyFilters(q) }),
     reshape: historyPage,
   }),
   route('POST', '/api/v2/asset-group-tags-history', 'asset-group-tags', 'AssetGroupTagHistory', {
+    response: { schema: ZONES.history },
     body: 'json',
     input: { query: historyQuery, body: z.object({ query: z.string({ error: 'is required.' }) }) },
     variables: ({ query: q, body }) => ({

@@ -159,6 +159,13 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
     await store.syncSelector(s.id, ids, s.autoCertify);
   }
 
+  /** Re-evaluates the selectors in turn, on one analysis view loaded when a rule seed first needs it. */
+  async function refreshEach(selectors: readonly SelectorModel[]): Promise<void> {
+    let loaded: Promise<AnalysisGraph> | undefined;
+    const view = () => (loaded ??= AnalysisGraph.load(graph));
+    for (const s of selectors) await refresh(s, view);
+  }
+
   async function withNodes(
     rows: { nodeId: number; tagId: number; certified: number; certifiedBy: string | null }[],
   ): Promise<MemberView[]> {
@@ -300,12 +307,14 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
       return [...seeds.filter((x) => x.type !== 'cypher'), ...selected.map((n) => ({ type: 'objectid', value: n.objectid }))];
     },
 
-    /** Re-evaluates every selector (after analysis: Tier Zero follows what analysis tagged). */
-    async refreshAll(): Promise<void> {
-      let loaded: Promise<AnalysisGraph> | undefined;
-      const view = () => (loaded ??= AnalysisGraph.load(graph));
-      for (const s of await store.allSelectors()) await refresh(s, view);
-    },
+    /**
+     * Re-evaluates the selectors analysis covers (after analysis: Tier Zero follows what analysis tagged). A zone
+     * whose analysis is not enabled keeps the members its selectors last selected, as BloodHound leaves it unselected.
+     */
+    refreshAll: async () => refreshEach(await store.analysedSelectors()),
+
+    /** Re-evaluates one tag's selectors now (a zone whose analysis was just enabled). */
+    refreshTag: async (tagId: number) => refreshEach(await store.listSelectors(tagId)),
 
     async members(tagId: number, input: { skip?: number | null; limit?: number | null; selectorId?: number | null }) {
       await tag(tagId);

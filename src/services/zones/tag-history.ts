@@ -72,7 +72,8 @@ const glyphOf = (v: string | null | undefined) => {
 
 /**
  * Zones and labels as BloodHound records them: every change of a tag, selector or certification goes to the
- * history (after the change; a failed change records nothing), and the tag fields analysis_enabled and glyph.
+ * history (in the mutation's unit of work: the change and its row commit together), and the tag fields
+ * analysis_enabled and glyph.
  * Wraps the asset-groups service, so every caller (REST, GraphQL, the legacy asset-group routes) is recorded.
  */
 export function withTagHistory(inner: AssetGroupsService, store: TagHistoryStore) {
@@ -101,8 +102,10 @@ export function withTagHistory(inner: AssetGroupsService, store: TagHistoryStore
       const analysisEnabled = t.type === TAG_TYPE.zone ? (input.analysisEnabled ?? undefined) : undefined;
       await store.setExtras(id, { analysisEnabled, glyph: glyph === undefined ? undefined : glyph });
       await record(s, HISTORY_ACTION.updateTag, t.name, id);
-      if (analysisEnabled !== undefined && analysisEnabled !== before?.analysisEnabled) {
+      if (analysisEnabled !== undefined && analysisEnabled !== (before?.analysisEnabled ?? false)) {
         await record(s, analysisEnabled ? HISTORY_ACTION.analysisEnabled : HISTORY_ACTION.analysisDisabled, t.name, id);
+        // Analysis left the zone alone while it was disabled: its members follow the graph from now on.
+        if (analysisEnabled) await inner.refreshTag(id);
       }
       return t;
     },

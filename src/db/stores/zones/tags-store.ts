@@ -115,8 +115,12 @@ update asset_group_tags set name = coalesce($2, name), description = coalesce($3
 delete from asset_group_tags where id = $1`,
   listSelectors: /* SQL */ `-- tags.listSelectors
 select ${SELECTOR} from asset_group_tag_selectors s where s.asset_group_tag_id = $1 order by s.id`,
-  allSelectors: /* SQL */ `-- tags.allSelectors
-select ${SELECTOR} from asset_group_tag_selectors s order by s.id`,
+  // BloodHound analyses Tier Zero always, labels always, any other zone only while its analysis_enabled is true.
+  analysedSelectors: /* SQL */ `-- tags.analysedSelectors
+select ${SELECTOR} from asset_group_tag_selectors s
+join asset_group_tags t on t.id = s.asset_group_tag_id
+where t.type <> 1 or t.position = 1 or t.analysis_enabled
+order by s.id`,
   tierZeroSeeds: /* SQL */ `-- tags.tierZeroSeeds
 select seed->>'type' as type, seed->>'value' as value
 from asset_group_tags t
@@ -243,7 +247,8 @@ export function createTagsStore(db: Queryable) {
       return (await db.execute(SQL.deleteTag, [id])) > 0;
     },
     listSelectors: (tagId: number) => db.query<SelectorModel>(SQL.listSelectors, [tagId]),
-    allSelectors: () => db.query<SelectorModel>(SQL.allSelectors),
+    /** The selectors analysis re-evaluates: those of labels, of Tier Zero and of zones with analysis enabled. */
+    analysedSelectors: () => db.query<SelectorModel>(SQL.analysedSelectors),
     /** Every seed of the Tier Zero zone's selectors: what analysis tags as tier zero. */
     tierZeroSeeds: () => db.query<Seed>(SQL.tierZeroSeeds),
     async getSelector(id: number): Promise<SelectorModel | undefined> {
