@@ -152,6 +152,12 @@ export async function ingestLatencyBench(): Promise<Record<string, unknown>> {
       baseline_idle: idle,
       through_the_job: job,
       ingesting_only: marks.ingesting ? window(marks.ingesting, marks.analyzing ?? marks.complete) : undefined,
+      analyzing_only: marks.analyzing ? window(marks.analyzing, marks.complete) : undefined,
+      // Path-index rebuilds on the serving thread while the job ran (each a stretch the reader may wait through).
+      index_builds: (() => {
+        const ms = server.indexBuilds.filter((b) => b.at >= marks.upload! && b.at <= marks.complete).map((b) => b.ms);
+        return { n: ms.length, total_ms: ms.reduce((a, b) => a + b, 0), max_ms: Math.max(0, ...ms) };
+      })(),
       ratio_p99_to_idle: Object.fromEntries(routes.map((r) => [r, ratio(job[r]!.p99, idle[r]!.p99)])),
       target: { ...TARGET, not_2xx: 0, met },
       reader_skipped_beats: skipped,

@@ -104,8 +104,8 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
     const replaced = [...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS];
     const writer = new DerivedWriter(w, g, c, new Set(replaced), w.deleteEdgesOfKinds(replaced));
     c.onPile = () => writer.behind();
-    // Analysis runs on the thread that answers requests: between steps, whatever waits gets its turn (the steps
-    // held the loop ~3.7 s in one piece at tier M).
+    // Between steps, whatever waits on this thread gets its turn (the steps held the loop ~3.7 s in one piece at
+    // tier M): the command line runs analysis on its only thread.
     let tagged: ANode[];
     try {
       for (const [i, step] of ANALYSIS_STEPS.entries()) {

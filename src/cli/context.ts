@@ -28,6 +28,8 @@ export async function withServices<T>(fn: (s: Services) => Promise<T>, ctx = com
       clock: () => new Date(),
       storage: storage.kind,
       secrets: 'lazy',
+      // One command, one thread: nothing to keep answering meanwhile, and its stdout stays the command's result.
+      pipelineThread: false,
     });
     return await fn(services);
   } finally {

@@ -106,8 +106,22 @@ const types = {
  * Every statement run inside a request scope is bound to that request's deadline: past it the caller gets a
  * TIMEOUT AppError at once and, on a real server, the statement is cancelled with pg_cancel_backend.
  */
+/**
+ * What a worker thread needs to open its own pool to the same database, as a message can carry it (no functions):
+ * undefined for a database given as a pg config object.
+ */
+export interface DatabaseSettings {
+  url: string;
+  searchPath?: string;
+  cancellable: boolean;
+  prepare: boolean;
+  connectTimeoutMs?: number;
+}
+
 export class Database implements Queryable {
   readonly pool: pg.Pool;
+  /** How to open the same database from a worker thread (undefined when given a pg config object). */
+  readonly settings?: DatabaseSettings;
   private readonly cancelPool: pg.Pool;
   private readonly log: Logger;
   private readonly setSearchPath?: string;
@@ -120,6 +134,14 @@ export class Database implements Queryable {
     this.log = opts.log;
     this.cancellable = opts.cancellable ?? true;
     this.prepare = opts.prepare ?? true;
+    if (typeof connection === 'string')
+      this.settings = {
+        url: connection,
+        searchPath: opts.searchPath,
+        cancellable: this.cancellable,
+        prepare: this.prepare,
+        connectTimeoutMs: opts.connectTimeoutMs,
+      };
     // keepAlive finds half-open sockets (a server that vanished without a FIN); timedClient keeps a connection
     // attempt from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
     const Client = timedClient(opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);

@@ -13,6 +13,8 @@ import { PgGraphStore } from '../graph/pg/store.js';
 import type { GraphStore } from '../graph/store.js';
 import type { Logger } from '../logger.js';
 import { createDatapipeService } from '../services/datapipe/datapipe.js';
+import type { PipelineThread } from '../services/datapipe/upload-ingest.js';
+import { createPipelineThread } from './pipeline-thread.js';
 import { createGraphService } from '../services/graph/graph.js';
 import { createEntityService } from '../services/graph/entities.js';
 import { cachedNodeReads } from '../services/graph/node-cache.js';
@@ -100,6 +102,8 @@ export interface ComposeDeps {
   secrets?: 'check' | 'lazy';
   /** The graph store; the PostgreSQL one by default (the only one built, see docs/operations.md). */
   graphStore?: GraphStore;
+  /** Whether uploaded files and analysis run on the pipeline's worker thread. @default true */
+  pipelineThread?: boolean;
 }
 
 /**
@@ -110,6 +114,8 @@ export interface ComposeDeps {
 export interface Infra {
   graphStore: GraphStore;
   graphIndex: GraphIndexHolder;
+  /** The data pipeline's worker thread, when it has one. */
+  pipelineThread?: PipelineThread;
 }
 
 /** What the composition root hands back: the services, the background work they run, and what lies under them. */
@@ -230,6 +236,12 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     features: () => features.list(),
   });
   const appConfig = createAppConfigService({ store: createAppConfigStore(db), sessionTtlHours: config.sessionTtlHours });
+  // Uploaded files and analysis run on a worker thread with its own pool, so that requests are answered meanwhile;
+  // a store given by the caller stays on this thread (the worker could not reach it).
+  const pipelineThread =
+    d.pipelineThread !== false && !d.graphStore && d.db.settings
+      ? createPipelineThread({ db: d.db.settings, log: log.child({ module: 'datapipe' }) })
+      : undefined;
   const datapipe = createDatapipeService({
     store: createDatapipeStore(db),
     graph: graphStore,
@@ -249,6 +261,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     onRunEnd: () => collectionJobs.repairStranded(),
     limits: config.archiveLimits,
     analysisMaxDelayMs: config.analysisMaxDelayMs,
+    thread: pipelineThread,
   });
   const graphData = createGraphDataStore(db);
   const dataQuality = createDataQualityService({ store: graphData, clock });
@@ -394,7 +407,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   };
   return {
     services,
-    infra: { graphStore, graphIndex },
+    infra: { graphStore, graphIndex, pipelineThread },
     start() {
       datapipe.start();
       scheduler.start();

@@ -19,6 +19,7 @@ import type { IngestLimits } from '../../ingest/ingest-types.js';
 import { createIngestTurns } from './ingest-turns.js';
 import type { GraphIndexHolder } from '../graph/graph-index-holder.js';
 import { createFileIngester, isDatabaseAway } from './datapipe-files.js';
+import { PipelineThreadStopped, type AnalysisRequest, type PipelineThread } from './upload-ingest.js';
 import { paging } from '../common/paging.js';
 import { saveUpload, StagedFile, type UploadValue } from './staged-file.js';
 import { cleanLeftoverUploads } from './upload-cleanup.js';
@@ -69,6 +70,8 @@ export interface DatapipeDeps {
   analysisMaxDelayMs?: number;
   /** Size bounds of uploaded files and archives (ARCHIVE_MAX_*); DEFAULT_LIMITS where absent. */
   limits?: Partial<IngestLimits>;
+  /** Where uploaded files are ingested and analysis runs; this thread when absent (the command line, tests). */
+  thread?: PipelineThread;
 }
 
 /** Back-off after a failed pipeline run: 1 s, 2 s, 4 s … at most 30 s. */
@@ -121,7 +124,17 @@ export function createDatapipeService(deps: DatapipeDeps) {
     }
   }
 
-  const ingestFile = createFileIngester({ store, graph: deps.graph, log, limits: deps.limits });
+  const ingestFile = createFileIngester({ store, graph: deps.graph, log, limits: deps.limits, thread: deps.thread });
+
+  /** One analysis run, on the pipeline's thread when there is one. */
+  const analyze = (req: AnalysisRequest) =>
+    deps.thread
+      ? deps.thread.analyze(req, analysisProgress)
+      : runAnalysis(deps.graph, {
+          ...req,
+          heapBytes: req.heapBytes === undefined ? undefined : Math.min(req.heapBytes, availableHeap()),
+          onProgress: analysisProgress,
+        });
   /** Told how the analysis runs of this process go, while a caller of analyzeNow waits for one (the CLI's bar). */
   let analysisProgress: ((p: AnalysisProgress) => void) | undefined;
 
@@ -203,11 +216,10 @@ export function createDatapipeService(deps: DatapipeDeps) {
       let why: string | undefined;
       try {
         result = await withHeartbeat(async () =>
-          runAnalysis(deps.graph, {
+          analyze({
             tierZeroSeeds: await deps.tierZeroSeeds?.(),
             citrixRdpSupport: (await deps.citrixRdpSupport?.()) ?? false,
-            heapBytes: deps.analysisHeapBytes === undefined ? undefined : Math.min(deps.analysisHeapBytes, availableHeap()),
-            onProgress: analysisProgress,
+            heapBytes: deps.analysisHeapBytes,
           }),
         );
         log.info({ ...result }, 'analysis complete');
@@ -219,7 +231,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
         }
         log.error({ err }, 'analysis failed');
         // What an admin can act on (the heap it needs, say); anything else stays in the log.
-        why = asAppError(err)?.message;
+        why = err instanceof PipelineThreadStopped ? err.message : asAppError(err)?.message;
       } finally {
         await store.release(instance, result ?? undefined);
         await deps.index.invalidate(); // jobs read "complete" only once paths reflect them
@@ -320,6 +332,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
       clearInterval(timer);
       clearInterval(beatTimer);
       await running;
+      await deps.thread?.close();
     },
 
     /** Runs all pending work now and resolves when the pipeline is idle (tests, CLI). */
