@@ -3,6 +3,7 @@ import { allShortestPaths } from '../../graph/index/shortest-paths.js';
 import type { Direction } from '../model/ast.js';
 import { fromJson, RelV, type MapValue, type Value } from '../execute/values.js';
 import { NeedData, type CypherGraph, type Reach, type Step } from './graph.js';
+import { buildRelColumn, relColumnValue, type RelColumn } from './rel-column.js';
 
 /** Where the live graph reads what the path index does not hold (the graph store, through the node memory). */
 export interface LiveSources {
@@ -27,9 +28,6 @@ const MAX_COLUMNS = 64;
 /** Relationships read one by one for a key before its whole column is read. */
 const REL_READS_BEFORE_COLUMN = 16;
 
-/** Edges of one kind at a node past which a relationship column finds them through a map of targets. */
-const HUB_ROW = 32;
-
 /** One property of every node that has it, by dense node number. */
 type Column = Map<number, Value> | (Value | undefined)[];
 /** A column is an array when at least one node in this many has the key (8 bytes a node against a map's ~40 an entry). */
@@ -49,7 +47,7 @@ export class LiveGraph implements CypherGraph {
   private readonly full = new Map<number, MapValue>();
   private readonly relProps = new Map<number, MapValue>();
   private readonly relLoading = new Map<number, Promise<void>>();
-  private readonly relColumns = new Map<string, Map<number, Value>>();
+  private readonly relColumns = new Map<string, RelColumn>();
   private readonly relMisses = new Map<string, number>();
   private readonly relColumnLoading = new Map<string, Promise<void>>();
   private readonly byLabel = new Map<string, Int32Array>();
@@ -232,7 +230,7 @@ export class LiveGraph implements CypherGraph {
 
   relProperty(rel: RelV, key: string): Value {
     const col = this.relColumns.get(key);
-    if (col) return col.get(rel.id) ?? null;
+    if (col) return relColumnValue(col, rel.id);
     const known = this.relProps.get(rel.id);
     if (known) return known[key] ?? null;
     // A WHERE on a relationship property over a scan reads the key's column once, not a round trip per
@@ -262,39 +260,8 @@ export class LiveGraph implements CypherGraph {
   private loadRelColumn(key: string): Promise<void> {
     let p = this.relColumnLoading.get(key);
     if (!p) {
-      p = this.sources.relColumn(key).then(({ starts, ends, kinds, values }) => {
-        const index = this.index;
-        const out = index.side('out');
-        const col = new Map<number, Value>();
-        // A hub's row of one kind is searched through a map of its targets, built once: scanning the row for each
-        // of its edges is quadratic (minutes for a tier-M ACL column).
-        const hubs = new Map<number, Map<number, number[]>>();
-        const kindIds = new Map<string, number>();
-        for (let i = 0; i < starts.length; i++) {
-          const s = index.dense(starts[i]!);
-          const e = index.dense(ends[i]!);
-          let k = kindIds.get(kinds[i]!);
-          if (k === undefined) kindIds.set(kinds[i]!, (k = index.edgeKindId(kinds[i]!)));
-          if (s < 0 || e < 0 || k < 0) continue;
-          const from = index.kindStart(out, s, k);
-          const to = index.kindStart(out, s, k + 1);
-          const v = fromJson(values[i]);
-          if (to - from <= HUB_ROW) {
-            for (let q = from; q < to; q++) if (out.others[q] === e) col.set(q, v);
-            continue;
-          }
-          let targets = hubs.get(from);
-          if (!targets) {
-            targets = new Map();
-            for (let q = from; q < to; q++) {
-              const list = targets.get(out.others[q]!);
-              if (list) list.push(q);
-              else targets.set(out.others[q]!, [q]);
-            }
-            hubs.set(from, targets);
-          }
-          for (const q of targets.get(e) ?? []) col.set(q, v);
-        }
+      p = this.sources.relColumn(key).then((rows) => {
+        const col = buildRelColumn(this.index, rows);
         if (this.relColumns.size >= MAX_COLUMNS) this.relColumns.delete(this.relColumns.keys().next().value!);
         this.relColumns.set(key, col);
       });
