@@ -65,7 +65,7 @@ export interface AnalysisOptions {
   tierZeroSeeds?: readonly TierZeroSeed[];
   /** See StepOptions; off by default, as in BloodHound. */
   citrixRdpSupport?: boolean;
-  /** Heap the run may take, in bytes; what this process has left when not given (tests pass less). */
+  /** Heap the run may take, in bytes, at most what this thread has left (its default; tests pass less). */
   heapBytes?: number;
   /** Told as the run moves on (a progress bar): loading the graph, each rule, Tier Zero, the last of the write. */
   onProgress?: (p: AnalysisProgress) => void;
@@ -90,7 +90,7 @@ export async function runAnalysis(store: GraphStore, opts: AnalysisOptions = {})
   const started = Date.now();
   // Derived edges already in the graph are not read (they are made again, in memory, and counted in the estimate).
   const graph = await store.counts({ edgesExcept: [...POST_PROCESSED_KINDS, ...AZURE_POST_PROCESSED_KINDS] });
-  checkAnalysisMemory(graph, opts.heapBytes ?? availableHeap());
+  checkAnalysisMemory(graph, Math.min(opts.heapBytes ?? Infinity, availableHeap()));
   const total = ANALYSIS_STEPS.length + 3;
   const progress = (stage: string, done: number) => opts.onProgress?.({ stage, done, total, nodes: graph.nodes, edges: graph.edges });
   progress('loading the graph', 0);

@@ -102,11 +102,6 @@ const types = {
 };
 
 /**
- * The only owner of `pg`: pool, type parsers, the per-request deadline and SQLSTATE translation.
- * Every statement run inside a request scope is bound to that request's deadline: past it the caller gets a
- * TIMEOUT AppError at once and, on a real server, the statement is cancelled with pg_cancel_backend.
- */
-/**
  * What a worker thread needs to open its own pool to the same database, as a message can carry it (no functions):
  * undefined for a database given as a pg config object.
  */
@@ -118,6 +113,11 @@ export interface DatabaseSettings {
   connectTimeoutMs?: number;
 }
 
+/**
+ * The only owner of `pg`: pool, type parsers, the per-request deadline and SQLSTATE translation.
+ * Every statement run inside a request scope is bound to that request's deadline: past it the caller gets a
+ * TIMEOUT AppError at once and, on a real server, the statement is cancelled with pg_cancel_backend.
+ */
 export class Database implements Queryable {
   readonly pool: pg.Pool;
   /** How to open the same database from a worker thread (undefined when given a pg config object). */

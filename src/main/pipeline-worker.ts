@@ -5,7 +5,6 @@
  * part (or per run), so a worker that dies leaves nothing half-written.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { availableHeap } from '../analysis/memory-guard.js';
 import { runAnalysis } from '../analysis/run.js';
 import { Database } from '../db/pool.js';
 import { asAppError } from '../errors.js';
@@ -42,10 +41,8 @@ async function run(m: Extract<ToPipeline, { op: 'ingest' | 'analyze' }>): Promis
   try {
     if (m.op === 'ingest') send({ op: 'ingested', id: m.id, result: await ingestUpload(graph, m.req, controller.signal) });
     else {
-      const heapBytes = m.req.heapBytes === undefined ? undefined : Math.min(m.req.heapBytes, availableHeap());
       const result = await runAnalysis(graph, {
         ...m.req,
-        heapBytes,
         onProgress: (progress) => send({ op: 'progress', id: m.id, progress }),
       });
       send({ op: 'analyzed', id: m.id, result });

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { availableHeap } from '../../analysis/memory-guard.js';
 import { runAnalysis, type AnalysisProgress, type AnalysisResult } from '../../analysis/run.js';
 import { PERMISSIONS, type Session } from '../../auth/session.js';
 import {
@@ -128,13 +127,7 @@ export function createDatapipeService(deps: DatapipeDeps) {
 
   /** One analysis run, on the pipeline's thread when there is one. */
   const analyze = (req: AnalysisRequest) =>
-    deps.thread
-      ? deps.thread.analyze(req, analysisProgress)
-      : runAnalysis(deps.graph, {
-          ...req,
-          heapBytes: req.heapBytes === undefined ? undefined : Math.min(req.heapBytes, availableHeap()),
-          onProgress: analysisProgress,
-        });
+    deps.thread ? deps.thread.analyze(req, analysisProgress) : runAnalysis(deps.graph, { ...req, onProgress: analysisProgress });
   /** Told how the analysis runs of this process go, while a caller of analyzeNow waits for one (the CLI's bar). */
   let analysisProgress: ((p: AnalysisProgress) => void) | undefined;
 
