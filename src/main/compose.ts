@@ -15,6 +15,7 @@ import type { Logger } from '../logger.js';
 import { createDatapipeService } from '../services/datapipe/datapipe.js';
 import type { PipelineThread } from '../services/datapipe/upload-ingest.js';
 import { createPipelineThread } from './pipeline-thread.js';
+import { createIndexThread, type IndexThread } from './index-thread.js';
 import { createGraphService } from '../services/graph/graph.js';
 import { createEntityService } from '../services/graph/entities.js';
 import { cachedNodeReads } from '../services/graph/node-cache.js';
@@ -104,6 +105,11 @@ export interface ComposeDeps {
   graphStore?: GraphStore;
   /** Whether uploaded files and analysis run on the pipeline's worker thread. @default true */
   pipelineThread?: boolean;
+  /**
+   * Whether the path index is built on a worker thread of its own (the server: a build of a forest takes seconds
+   * of CPU that requests would wait through). @default false: one-off commands build it in this thread.
+   */
+  indexThread?: boolean;
 }
 
 /**
@@ -116,6 +122,8 @@ export interface Infra {
   graphIndex: GraphIndexHolder;
   /** The data pipeline's worker thread, when it has one. */
   pipelineThread?: PipelineThread;
+  /** The path index's worker thread, when it has one. */
+  indexThread?: IndexThread;
 }
 
 /** What the composition root hands back: the services, the background work they run, and what lies under them. */
@@ -212,7 +220,17 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
     principalCache: { get: (id, load) => (watchAuth(), principalCache.get(id, load)), invalidate: () => principalCache.invalidate() },
   });
   const graphStore = d.graphStore ?? new PgGraphStore(db);
-  const graphIndex = new GraphIndexHolder(graphStore, { checkIntervalMs: config.indexCheckMs, log: log.child({ module: 'graph-index' }) });
+  // Like the pipeline's, the index worker reads through a pool of its own, so a store given by the caller keeps the
+  // build in this thread.
+  const indexThread =
+    d.indexThread && !d.graphStore && d.db.settings
+      ? createIndexThread({ db: d.db.settings, log: log.child({ module: 'graph-index' }) })
+      : undefined;
+  const graphIndex = new GraphIndexHolder(graphStore, {
+    checkIntervalMs: config.indexCheckMs,
+    log: log.child({ module: 'graph-index' }),
+    build: indexThread?.build,
+  });
   const customNodes = createCustomNodesService({ store: createCustomNodesStore(db), tx: (fn) => db.tx(fn), bind: createCustomNodesStore });
   const graphSchemaStore = createGraphSchemaStore(db);
   // Graph answers draw custom node kinds' icons, then those OpenGraph extensions give their kinds.
@@ -407,7 +425,7 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
   };
   return {
     services,
-    infra: { graphStore, graphIndex, pipelineThread },
+    infra: { graphStore, graphIndex, pipelineThread, indexThread },
     start() {
       datapipe.start();
       scheduler.start();
@@ -419,6 +437,10 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
       await scheduler.stop();
       await datapipe.stop();
       await authFeed?.stop();
+      if (indexThread) {
+        await graphIndex.stop();
+        await indexThread.close();
+      }
     },
   };
 }

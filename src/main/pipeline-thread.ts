@@ -1,12 +1,11 @@
-import path from 'node:path';
-import v8 from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { AnalysisProgress } from '../analysis/run.js';
 import type { DatabaseSettings } from '../db/pool.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { PipelineThreadStopped, type PipelineThread } from '../services/datapipe/upload-ingest.js';
 import type { FromPipeline, PipelineWorkerData, ToPipeline, WorkerFailure } from './pipeline-protocol.js';
+import { spawnWorker } from './spawn-worker.js';
 
 /** An idle worker is ended after this long (the next task starts a new one). */
 const IDLE_MS = 60_000;
@@ -17,22 +16,6 @@ interface Task {
   resolve(result: unknown): void;
   reject(err: unknown): void;
   onProgress?: (p: AnalysisProgress) => void;
-}
-
-/**
- * The worker's entry beside this file: compiled JavaScript (`npm start`), or TypeScript loaded through tsx (tests,
- * benches). Its heap may grow as far as this thread's (analysis sizes itself against it, src/analysis/memory-guard.ts).
- */
-function spawn(data: PipelineWorkerData): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: Math.floor(v8.getHeapStatistics().heap_size_limit / 1024 ** 2) };
-  const entry = path.join(__dirname, `pipeline-worker${path.extname(__filename)}`);
-  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData: data, resourceLimits });
-  const tsx = require.resolve('tsx/cjs');
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(entry)});`, {
-    eval: true,
-    workerData: data,
-    resourceLimits,
-  });
 }
 
 function rebuild(f: WorkerFailure): Error {
@@ -77,7 +60,7 @@ export function createPipelineThread(opts: { db: DatabaseSettings; log: Logger; 
   function current(): Worker {
     clearTimeout(idle);
     if (worker) return (worker.ref(), worker);
-    const w = spawn(data);
+    const w = spawnWorker('pipeline-worker', data);
     w.on('message', (m: FromPipeline) => {
       const task = tasks.get(m.id);
       if (!task) return;

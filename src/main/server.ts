@@ -83,6 +83,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     log,
     clock: () => new Date(),
     storage: storage.kind,
+    indexThread: true,
   });
   // The first administrator exists before anyone can ask /health; its generated password is printed only by a
   // start that serves, and a start that cannot listen removes it again, so the next start prints another.

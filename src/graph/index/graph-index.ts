@@ -1,5 +1,5 @@
 import type { GraphStore } from '../store.js';
-import { nextTurn } from '../../next-turn.js';
+import { compressedRows, type Csr } from './csr.js';
 import { IntList } from './growable.js';
 
 /**
@@ -51,16 +51,7 @@ export class GraphIndex {
 
   private constructor(
     readonly generation: number,
-    nodes: {
-      ids: Float64Array;
-      masks: Uint32Array;
-      kindWords: number;
-      sids: Int32Array;
-      blocks: Uint8Array;
-      sidNames: string[];
-      nodeKindBits: Map<string, number>;
-      denseById?: Int32Array;
-    },
+    nodes: NodeParts,
     csr: Csr,
     readonly edgeKindNames: Map<number, string>,
   ) {
@@ -92,6 +83,21 @@ export class GraphIndex {
    * signal's reason (a server stopping does not wait for a build nobody is waiting for).
    */
   static async build(store: GraphStore, signal?: AbortSignal): Promise<GraphIndex> {
+    return GraphIndex.fromParts(await GraphIndex.buildParts(store, signal));
+  }
+
+  /**
+   * An index from parts built elsewhere (a worker thread's buildParts, its arrays transferred): no copy, no scan.
+   */
+  static fromParts(parts: GraphIndexParts): GraphIndex {
+    return new GraphIndex(parts.generation, parts.nodes, parts.csr, parts.edgeKindNames);
+  }
+
+  /**
+   * What build loads, as plain data: typed arrays (see transferables) and small maps, which a worker thread can
+   * post to the thread that serves. Aborting `signal` ends it as build's does.
+   */
+  static async buildParts(store: GraphStore, signal?: AbortSignal): Promise<GraphIndexParts> {
     signal?.throwIfAborted();
     const generation = await store.generation();
     const ids: number[] = [];
@@ -135,7 +141,7 @@ export class GraphIndex {
         masks[i * kindWords + (bit >>> 5)]! |= 1 << (bit & 31);
       }
     }
-    const nodes = {
+    const nodes: NodeParts = {
       ids: Float64Array.from(ids),
       masks,
       kindWords,
@@ -167,18 +173,14 @@ export class GraphIndex {
       }
     });
     signal?.throwIfAborted();
-    return new GraphIndex(
-      generation,
-      nodes,
-      await compressedRows(ids.length, {
-        start: start.toArray(),
-        end: end.toArray(),
-        // The typed-array constructors convert in one native pass (`from` iterates element by element).
-        kind: new Uint16Array(kind.toArray()),
-        flags: new Uint8Array(flags.toArray()),
-      }),
-      await store.kindNames(),
-    );
+    const csr = await compressedRows(ids.length, {
+      start: start.toArray(),
+      end: end.toArray(),
+      // The typed-array constructors convert in one native pass (`from` iterates element by element).
+      kind: new Uint16Array(kind.toArray()),
+      flags: new Uint8Array(flags.toArray()),
+    });
+    return { generation, nodes, csr, edgeKindNames: await store.kindNames() };
   }
 
   /** Bytes held in typed arrays (the structure; maps of names are small and not counted). */
@@ -321,85 +323,36 @@ export class GraphIndex {
   }
 }
 
-interface Csr {
-  outOffsets: Int32Array;
-  outTargets: Int32Array;
-  outKinds: Uint16Array;
-  outFlags: Uint8Array;
-  inOffsets: Int32Array;
-  inSources: Int32Array;
-  inEdge: Int32Array;
+/** The node side of an index: dense numbering, kind bitsets, domain sids (by number into sidNames), OU flags. */
+export interface NodeParts {
+  ids: Float64Array;
+  masks: Uint32Array;
+  kindWords: number;
+  sids: Int32Array;
+  blocks: Uint8Array;
+  sidNames: string[];
+  nodeKindBits: Map<string, number>;
+  denseById?: Int32Array;
+}
+
+/** An index as plain data (structured-clonable): GraphIndex.buildParts makes it, GraphIndex.fromParts takes it. */
+export interface GraphIndexParts {
+  generation: number;
+  nodes: NodeParts;
+  csr: Csr;
+  edgeKindNames: Map<number, string>;
 }
 
 /**
- * Edges between yields to the event loop while counting, sorting and filling the rows (a rebuild must not stall
- * queries): a slice of the fill takes ~5 ms at tier M (1 << 18 took 21-30 ms).
+ * The buffers of the parts' typed arrays, to post them without a copy (moved: the sender's arrays are emptied).
+ * Every array owns its whole buffer (buildParts allocates each), so moving one moves nothing else.
  */
-const EDGES_PER_SLICE = 1 << 16;
-
-/**
- * Compressed sparse rows, outbound then inbound, filled in slices with yields in between: at 2M edges the fill
- * in one piece stalled the event loop for ~0.4 s on the shared machine.
- */
-async function compressedRows(
-  n: number,
-  edges: { start: Int32Array; end: Int32Array; kind: Uint16Array; flags: Uint8Array },
-): Promise<Csr> {
-  const m = edges.start.length;
-  const outOffsets = new Int32Array(n + 1);
-  const inOffsets = new Int32Array(n + 1);
-  for (let e = 0; e < m; e++) {
-    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
-    outOffsets[edges.start[e]! + 1]!++;
-    inOffsets[edges.end[e]! + 1]!++;
-  }
-  for (let i = 0; i < n; i++) {
-    outOffsets[i + 1]! += outOffsets[i]!;
-    inOffsets[i + 1]! += inOffsets[i]!;
-  }
-  const outTargets = new Int32Array(m);
-  const outKinds = new Uint16Array(m);
-  const outFlags = new Uint8Array(m);
-  const inSources = new Int32Array(m);
-  const inEdge = new Int32Array(m);
-  const outFill = outOffsets.slice(0, n);
-  const inFill = inOffsets.slice(0, n);
-  // Edges are placed in kind order, so every row (both directions) is sorted by kind and a traversal finds one
-  // kind's edges of a node by binary search (kindStart) instead of scanning a hub's whole row.
-  const order = await byKind(edges.kind);
-  for (let i = 0; i < m; i++) {
-    if (i % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
-    const e = order[i]!;
-    const s = edges.start[e]!;
-    const t = edges.end[e]!;
-    const pos = outFill[s]!++;
-    outTargets[pos] = t;
-    outKinds[pos] = edges.kind[e]!;
-    outFlags[pos] = edges.flags[e]!;
-    const ipos = inFill[t]!++;
-    inSources[ipos] = s;
-    inEdge[ipos] = pos;
-  }
-  return { outOffsets, outTargets, outKinds, outFlags, inOffsets, inSources, inEdge };
-}
-
-/**
- * Edge numbers ordered by kind (a counting sort: kinds are small integers), stable within a kind; in slices like
- * the fill (in one piece it held the loop ~35-40 ms at 2M edges).
- */
-async function byKind(kinds: Uint16Array): Promise<Int32Array> {
-  const start = new Int32Array(0x10000 + 1);
-  for (let e = 0; e < kinds.length; e++) {
-    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
-    start[kinds[e]! + 1]!++;
-  }
-  for (let k = 0; k < 0x10000; k++) start[k + 1]! += start[k]!;
-  const order = new Int32Array(kinds.length);
-  for (let e = 0; e < kinds.length; e++) {
-    if (e % EDGES_PER_SLICE === EDGES_PER_SLICE - 1) await nextTurn();
-    order[start[kinds[e]!]!++] = e;
-  }
-  return order;
+export function transferables(parts: GraphIndexParts): ArrayBuffer[] {
+  const { nodes, csr } = parts;
+  const arrays = [nodes.ids, nodes.masks, nodes.sids, nodes.blocks, nodes.denseById, ...Object.values(csr)] as (
+    ArrayBufferView | undefined
+  )[];
+  return [...new Set(arrays.filter((a) => a !== undefined).map((a) => a.buffer as ArrayBuffer))];
 }
 
 /** Store id → dense number as a table (-1: absent), when ids are compact enough for one; ids ascend. */

@@ -26,7 +26,15 @@ export class GraphIndexHolder {
 
   constructor(
     private readonly store: GraphStore,
-    private readonly opts: { checkIntervalMs: number; log: Logger },
+    private readonly opts: {
+      checkIntervalMs: number;
+      log: Logger;
+      /**
+       * How an index is built: in this thread from `store` by default; the server builds on a worker thread. An
+       * aborted signal must end the build (and let go of its connections) before the promise rejects.
+       */
+      build?: (signal: AbortSignal) => Promise<GraphIndex>;
+    },
   ) {}
 
   /**
@@ -166,7 +174,7 @@ export class GraphIndexHolder {
     this.again = false;
     // Outside the scope of the request that happened to start it: every request waiting shares the build, and one
     // whose client left (or whose deadline passed) must not fail the others with its 504.
-    this.building = runOutsideScope(() => GraphIndex.build(this.store, this.stopping.signal))
+    this.building = runOutsideScope(() => (this.opts.build ?? ((signal) => GraphIndex.build(this.store, signal)))(this.stopping.signal))
       .then((index) => {
         this.index = index; // the swap: queries that start from here on see the new index
         this.checkedAt = Date.now();
