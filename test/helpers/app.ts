@@ -61,8 +61,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  log?: Logger;
+  /** Build the path index on its worker thread, as `gas serve` does (tests build it in-process by default). */
+  indexThread?: boolean;
+}
+
 /** The real stack on a fresh schema: migrations, services, the express app with REST and GraphQL. */
-export async function createTestApp(overrides: Partial<Config> = {}, opts: { log?: Logger } = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDb();
   const config = testConfig(overrides);
   const clock = new TestClock();
@@ -73,6 +79,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, opts: { log
     log,
     clock: clock.now,
     storage: embedded() ? 'embedded' : 'postgres',
+    indexThread: opts.indexThread,
   });
   await services.identity.ensureAdmin(ADMIN_PASSWORD);
   return {
@@ -169,7 +176,7 @@ export function expectWrapper(res: request.Response, status: number): { context:
  * Registers beforeAll/afterAll for a test app on a fresh schema, with an admin JWT. The returned object is
  * filled in by beforeAll, so read its fields inside tests only.
  */
-export function useTestApp(overrides: Partial<Config> = {}, opts: { log?: Logger } = {}): TestApp & { adminJwt: string } {
+export function useTestApp(overrides: Partial<Config> = {}, opts: TestAppOptions = {}): TestApp & { adminJwt: string } {
   const holder = {} as TestApp & { adminJwt: string };
   beforeAll(async () => {
     Object.assign(holder, await createTestApp(overrides, opts));
