@@ -167,6 +167,18 @@ export class GraphIndexHolder {
     await this.building?.catch(() => undefined);
   }
 
+  /**
+   * A new index, or the one in hand when the store's generation has not moved past it: every write moves the
+   * generation, but changes are announced more than once (the end of an ingest run and of its analysis both, a
+   * notice during a build queues another), and at tier M four of a job's nine builds (seconds of CPU each) rebuilt
+   * the generation in hand.
+   */
+  private async buildUnlessCurrent(): Promise<GraphIndex> {
+    const index = this.index;
+    if (index && (await this.store.generation()) === index.generation) return index;
+    return (this.opts.build ?? ((signal) => GraphIndex.build(this.store, signal)))(this.stopping.signal);
+  }
+
   private rebuild(): Promise<GraphIndex> {
     if (this.building) return this.building;
     if (this.stopping.signal.aborted) return Promise.reject(this.stopping.signal.reason as Error);
@@ -174,11 +186,12 @@ export class GraphIndexHolder {
     this.again = false;
     // Outside the scope of the request that happened to start it: every request waiting shares the build, and one
     // whose client left (or whose deadline passed) must not fail the others with its 504.
-    this.building = runOutsideScope(() => (this.opts.build ?? ((signal) => GraphIndex.build(this.store, signal)))(this.stopping.signal))
+    this.building = runOutsideScope(() => this.buildUnlessCurrent())
       .then((index) => {
-        this.index = index; // the swap: queries that start from here on see the new index
         this.checkedAt = Date.now();
         this.seen(index.generation);
+        if (index === this.index) return index;
+        this.index = index; // the swap: queries that start from here on see the new index
         this.opts.log.info(
           { nodes: index.nodeCount, edges: index.edgeCount, generation: index.generation, ms: Date.now() - started },
           'graph index built',
