@@ -55,7 +55,7 @@ describe('the path index built on its worker thread', () => {
       await w.upsertEdges([edge(2, 3, 'AdminTo')]);
     });
     const rebuilt = holder.invalidate();
-    expect(t.infra.indexThread!.busy()).toBe(true);
+    await until(async () => t.infra.indexThread!.busy()); // past the holder's look at the generation
     await t.infra.indexThread!.kill();
     await rebuilt; // settles though the build failed
     expect(lines.filter((l) => l.msg === 'graph index rebuild failed; queries keep the previous index')).toHaveLength(1);
