@@ -318,6 +318,8 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
       graph: graphStore,
       tx: (fn) => db.tx(fn),
       bind: createTagsStore,
+      // Rule seeds load the whole graph into an analysis view: on the pipeline's worker when there is one.
+      matchRules: pipelineThread ? (rules) => pipelineThread.matchRules(rules) : undefined,
       cypher: {
         check: (query) => void cypher.validate(query),
         // A seed's own bound, within the request's deadline when a request evaluates it (previews).

@@ -1,4 +1,5 @@
 import type { AnalysisProgress, AnalysisResult } from '../analysis/run.js';
+import type { TierZeroSeed } from '../analysis/steps/tier-zero.js';
 import type { DatabaseSettings } from '../db/pool.js';
 import type { AnalysisRequest, UploadIngest, UploadIngestResult } from '../services/datapipe/upload-ingest.js';
 
@@ -14,6 +15,8 @@ export interface PipelineWorkerData {
 export type ToPipeline =
   | { op: 'ingest'; id: number; req: UploadIngest }
   | { op: 'analyze'; id: number; req: AnalysisRequest }
+  /** The zones' rule seeds after analysis, one list per selector (ruleSeedMatches). */
+  | { op: 'matchRules'; id: number; rules: TierZeroSeed[][] }
   /** The caller gave up on a task (its job was canceled): its open transaction rolls back. */
   | { op: 'abort'; id: number }
   /** Close the pool and end (the worker was idle, or the service stops). */
@@ -27,4 +30,5 @@ export type FromPipeline =
   | { op: 'progress'; id: number; progress: AnalysisProgress }
   | { op: 'ingested'; id: number; result: UploadIngestResult }
   | { op: 'analyzed'; id: number; result: AnalysisResult }
+  | { op: 'matched'; id: number; result: number[][] }
   | { op: 'failed'; id: number; failure: WorkerFailure };

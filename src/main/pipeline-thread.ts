@@ -102,6 +102,7 @@ export function createPipelineThread(opts: { db: DatabaseSettings; log: Logger; 
   return {
     ingestUpload: (req, signal) => call({ op: 'ingest', id: ++nextId, req }, signal),
     analyze: (req, onProgress) => call({ op: 'analyze', id: ++nextId, req }, undefined, onProgress),
+    matchRules: (rules) => call({ op: 'matchRules', id: ++nextId, rules }),
     busy: () => tasks.size > 0,
     async kill() {
       if (worker) await worker.terminate();

@@ -1,10 +1,12 @@
 /**
- * The pipeline worker: ingests uploaded files and runs analysis on a pool of its own to the service's database, so
- * that parsing, converting, writing and the rules never hold up the thread that answers requests. It keeps no job
+ * The pipeline worker: ingests uploaded files, runs analysis and matches the zones' rule seeds on a pool of its own
+ * to the service's database, so that parsing, converting, writing and the rules never hold up the thread that
+ * answers requests. It keeps no job
  * state: the serving thread claims, records and finishes jobs, and every write here commits in one transaction per
  * part (or per run), so a worker that dies leaves nothing half-written.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { ruleSeedMatches } from '../analysis/rule-seeds.js';
 import { runAnalysis } from '../analysis/run.js';
 import { Database } from '../db/pool.js';
 import { asAppError } from '../errors.js';
@@ -35,11 +37,12 @@ function failure(err: unknown): WorkerFailure {
   return { kind: 'error', name: e.name, message: e.message, stack: e.stack };
 }
 
-async function run(m: Extract<ToPipeline, { op: 'ingest' | 'analyze' }>): Promise<void> {
+async function run(m: Extract<ToPipeline, { op: 'ingest' | 'analyze' | 'matchRules' }>): Promise<void> {
   const controller = new AbortController();
   running.set(m.id, controller);
   try {
     if (m.op === 'ingest') send({ op: 'ingested', id: m.id, result: await ingestUpload(graph, m.req, controller.signal) });
+    else if (m.op === 'matchRules') send({ op: 'matched', id: m.id, result: await ruleSeedMatches(graph, m.rules) });
     else {
       const result = await runAnalysis(graph, {
         ...m.req,

@@ -1,5 +1,6 @@
 import { createDatapipeStore } from '../../db/stores/datapipe/datapipe-store.js';
 import type { AnalysisProgress, AnalysisResult } from '../../analysis/run.js';
+import type { TierZeroSeed } from '../../analysis/steps/tier-zero.js';
 import type { GraphStore } from '../../graph/store.js';
 import { ingestPath } from '../../ingest/ingest-path.js';
 import { IngestError, type FileResult, type IngestLimits } from '../../ingest/ingest-stream.js';
@@ -58,6 +59,8 @@ export interface AnalysisRequest {
 export interface PipelineThread {
   ingestUpload(req: UploadIngest, signal?: AbortSignal): Promise<UploadIngestResult>;
   analyze(req: AnalysisRequest, onProgress?: (p: AnalysisProgress) => void): Promise<AnalysisResult>;
+  /** The nodes each list of zone rule seeds selects, on an analysis view loaded there (ruleSeedMatches). */
+  matchRules(rules: TierZeroSeed[][]): Promise<number[][]>;
   /** Whether a task is running on it. */
   busy(): boolean;
   /** Ends the thread at once, as a crash would: its task fails with PipelineThreadStopped (operators, tests). */

@@ -11,9 +11,9 @@ import type {
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { primaryKind } from '../../graph/kinds.js';
 import type { GraphStore } from '../../graph/store.js';
-import { seedMatches } from '../../analysis/steps/tier-zero.js';
+import { ruleSeedMatches } from '../../analysis/rule-seeds.js';
+import type { TierZeroSeed } from '../../analysis/steps/tier-zero.js';
 import { parseRule, RuleSyntaxError } from '../../analysis/tier-zero-rules.js';
-import { AnalysisGraph } from '../../analysis/view.js';
 import { certificationFilter } from './certification-filters.js';
 import { paging } from '../common/paging.js';
 import { checkCypherSeed, CYPHER_SEED_BOUNDS, cypherSeedNodes, type CypherSeedEngine } from './cypher-seeds.js';
@@ -81,6 +81,11 @@ export interface AssetGroupsDeps {
   bind: (q: Queryable) => TagsStore;
   /** Evaluates Cypher seeds (validation on create and update, members at refresh, previews). */
   cypher?: CypherSeedEngine;
+  /**
+   * The nodes each list of rule seeds selects (ruleSeedMatches in this thread by default; the server's pipeline
+   * worker, so that loading the whole graph for them does not hold up requests).
+   */
+  matchRules?: (rules: TierZeroSeed[][]) => Promise<number[][]>;
 }
 
 /** A text field: absent → undefined (400 when required); present → 1..max characters (0..max if it may be empty). */
@@ -143,27 +148,23 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
    * Re-evaluates one selector against the graph. Graph reads happen first: the sync is one statement. Rule seeds
    * are matched in memory on the analysis view (loaded once per refresh of all selectors).
    */
-  async function refresh(s: SelectorModel, view?: () => Promise<AnalysisGraph>): Promise<void> {
+  async function refresh(s: SelectorModel, byRule: readonly number[]): Promise<void> {
     const objectids = s.seeds.filter((x) => x.type === 'objectid').map((x) => x.value);
     const kinds = s.seeds.filter((x) => x.type === 'kind').map((x) => x.value);
-    const rules = s.seeds.filter((x) => x.type === 'rule');
     const queries = s.seeds.filter((x) => x.type === 'cypher').map((x) => x.value);
     const [byId, byKind] = await Promise.all([graph.nodesByObjectIds(objectids), graph.nodeIdsWithKinds(kinds)]);
     const byCypher = await cypherSeedNodes(deps.cypher, queries, { quiet: true });
-    const byRule: number[] = [];
-    if (rules.length) {
-      const g = await (view ?? (() => AnalysisGraph.load(graph)))();
-      for (const r of rules) for (const n of seedMatches(g, r)) if (n.id > 0) byRule.push(n.id);
-    }
     const ids = [...new Set([...byId.map((n) => n.id), ...byKind, ...byRule, ...byCypher])];
     await store.syncSelector(s.id, ids, s.autoCertify);
   }
 
-  /** Re-evaluates the selectors in turn, on one analysis view loaded when a rule seed first needs it. */
+  const matchRules = deps.matchRules ?? ((rules: TierZeroSeed[][]) => ruleSeedMatches(graph, rules));
+
+  /** Re-evaluates the selectors in turn; their rule seeds all at once first (one analysis view for all of them). */
   async function refreshEach(selectors: readonly SelectorModel[]): Promise<void> {
-    let loaded: Promise<AnalysisGraph> | undefined;
-    const view = () => (loaded ??= AnalysisGraph.load(graph));
-    for (const s of selectors) await refresh(s, view);
+    const rules = selectors.map((s) => s.seeds.filter((x) => x.type === 'rule').map(({ type, value }) => ({ type, value })));
+    const byRule = await matchRules(rules);
+    for (const [i, s] of selectors.entries()) await refresh(s, byRule[i] ?? []);
   }
 
   async function withNodes(
@@ -257,7 +258,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
         actor: s.principalName,
       });
       const created = (await store.getSelector(id))!;
-      await refresh(created);
+      await refreshEach([created]);
       return (await store.getSelector(id))!;
     },
 
@@ -273,7 +274,7 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
         autoCertify: input.autoCertify ?? undefined,
         actor: s.principalName,
       });
-      await refresh((await store.getSelector(id))!);
+      await refreshEach([(await store.getSelector(id))!]);
       return (await store.getSelector(id))!;
     },
 
