@@ -145,8 +145,8 @@ export function createAssetGroupsService(deps: AssetGroupsDeps) {
   };
 
   /**
-   * Re-evaluates one selector against the graph. Graph reads happen first: the sync is one statement. Rule seeds
-   * are matched in memory on the analysis view (loaded once per refresh of all selectors).
+   * Re-evaluates one selector against the graph. Graph reads happen first: the sync is one statement. Its rule
+   * seeds' nodes come matched (`byRule`, see refreshEach).
    */
   async function refresh(s: SelectorModel, byRule: readonly number[]): Promise<void> {
     const objectids = s.seeds.filter((x) => x.type === 'objectid').map((x) => x.value);
