@@ -8,8 +8,10 @@ import { Database } from '../db/pool.js';
 import { GraphIndex, transferables } from '../graph/index/graph-index.js';
 import { PgGraphStore } from '../graph/pg/store.js';
 import { createLogger } from '../logger.js';
+import { lowerThreadPriority } from './thread-priority.js';
 import type { FromIndex, IndexWorkerData, ToIndex } from './index-protocol.js';
 
+lowerThreadPriority();
 const port = parentPort!;
 const data = workerData as IndexWorkerData;
 const log = createLogger(data.logLevel).child({ module: 'index-worker' });

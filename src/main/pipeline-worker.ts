@@ -12,9 +12,11 @@ import { Database } from '../db/pool.js';
 import { asAppError } from '../errors.js';
 import { PgGraphStore } from '../graph/pg/store.js';
 import { createLogger } from '../logger.js';
+import { lowerThreadPriority } from './thread-priority.js';
 import { ingestUpload } from '../services/datapipe/upload-ingest.js';
 import type { FromPipeline, PipelineWorkerData, ToPipeline, WorkerFailure } from './pipeline-protocol.js';
 
+lowerThreadPriority();
 const port = parentPort!;
 const data = workerData as PipelineWorkerData;
 const log = createLogger(data.logLevel).child({ module: 'pipeline-worker' });

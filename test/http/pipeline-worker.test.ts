@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { ruleSeedMatches } from '../../src/analysis/rule-seeds';
+import { DEFAULT_TIER_ZERO_SEEDS } from '../../src/analysis/steps/tier-zero';
 import { signed, useTestApp } from '../helpers/app';
 import { TESTLAB } from '../helpers/fixtures';
 import { sharphound, uploadJob, useUploads } from '../helpers/upload';
@@ -31,6 +33,16 @@ describe('the data pipeline worker', () => {
 
   it('runs uploaded files and analysis off the serving thread', () => {
     expect(t.infra.pipelineThread).toBeDefined();
+  });
+
+  it("matches the zones' rule seeds there as this thread would", async () => {
+    const id = await uploadJob(t.app, uploads.token, [path.join(TESTLAB, 'groups.json'), path.join(TESTLAB, 'domains.json')]);
+    await t.services.datapipe.drain();
+    expect(await uploads.job(id)).toMatchObject({ status: 2 });
+    const rules = [[...DEFAULT_TIER_ZERO_SEEDS], [], [DEFAULT_TIER_ZERO_SEEDS[0]!]];
+    const there = await thread().matchRules(rules);
+    expect(there[0]!.length).toBeGreaterThan(0);
+    expect(there).toEqual(await ruleSeedMatches(t.infra.graphStore, rules));
   });
 
   it('a worker that dies while it ingests fails the file by name, writes nothing of it, and the next job ingests', async () => {
