@@ -35,16 +35,6 @@ describe('the data pipeline worker', () => {
     expect(t.infra.pipelineThread).toBeDefined();
   });
 
-  it("matches the zones' rule seeds there as this thread would", async () => {
-    const id = await uploadJob(t.app, uploads.token, [path.join(TESTLAB, 'groups.json'), path.join(TESTLAB, 'domains.json')]);
-    await t.services.datapipe.drain();
-    expect(await uploads.job(id)).toMatchObject({ status: 2 });
-    const rules = [[...DEFAULT_TIER_ZERO_SEEDS], [], [DEFAULT_TIER_ZERO_SEEDS[0]!]];
-    const there = await thread().matchRules(rules);
-    expect(there[0]!.length).toBeGreaterThan(0);
-    expect(there).toEqual(await ruleSeedMatches(t.infra.graphStore, rules));
-  });
-
   it('a worker that dies while it ingests fails the file by name, writes nothing of it, and the next job ingests', async () => {
     const id = await uploadJob(t.app, uploads.token, [['many-users.json', users(5000)]]);
     const drained = t.services.datapipe.drain();
@@ -83,5 +73,15 @@ describe('the data pipeline worker', () => {
     expect(after).toMatchObject({ nodesUpdated: expect.any(Number) });
     expect(after).not.toEqual(before);
     expect(await uploads.job(id)).toMatchObject({ status: 5 });
+  });
+
+  it("matches the zones' rule seeds there as this thread would", async () => {
+    const id = await uploadJob(t.app, uploads.token, [path.join(TESTLAB, 'groups.json'), path.join(TESTLAB, 'domains.json')]);
+    await t.services.datapipe.drain();
+    expect(await uploads.job(id)).toMatchObject({ status: 2 });
+    const rules = [[...DEFAULT_TIER_ZERO_SEEDS], [], [DEFAULT_TIER_ZERO_SEEDS[0]!]];
+    const there = await thread().matchRules(rules);
+    expect(there[0]!.length).toBeGreaterThan(0);
+    expect(there).toEqual(await ruleSeedMatches(t.infra.graphStore, rules));
   });
 });
