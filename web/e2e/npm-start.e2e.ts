@@ -17,9 +17,9 @@ jest.setTimeout(300_000);
 
 interface Service {
   child: ChildProcess;
-  url: string;
-  password: string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Its URL and the admin password it printed, once it listens. */
+  ready: Promise<{ url: string; password: string }>;
   output(): string;
 }
 
@@ -29,7 +29,7 @@ interface Service {
  * printed once. None of the test run's settings reach it (TEST_DATABASE_URL, a secret key, an admin password). It
  * listens on 127.0.0.1 rather than every interface, for the test's few seconds on a shared machine.
  */
-function serve(dataDir: string, port: number): Promise<Service> {
+function serve(dataDir: string, port: number): Service {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' };
   for (const name of ['HOME', 'TMPDIR', 'LANG']) if (process.env[name]) env[name] = process.env[name]!;
   const child = spawn(process.execPath, ['dist/cli.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -37,17 +37,18 @@ function serve(dataDir: string, port: number): Promise<Service> {
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   let out = '';
-  return new Promise((resolve, reject) => {
+  const ready = new Promise<{ url: string; password: string }>((resolve, reject) => {
     const seen = (d: Buffer) => {
       out += d.toString();
       const url = /"url":"(http:\/\/[^"]+)"[^\n]*graph analysis service listening/.exec(out)?.[1];
       const password = /Created user "admin" \(Administrator\) with password: (\S+)/.exec(out)?.[1];
-      if (url && password) resolve({ child, url, password, exited, output: () => out });
+      if (url && password) resolve({ url, password });
     };
     child.stdout!.on('data', seen);
     child.stderr!.on('data', seen);
     void exited.then(({ code, signal }) => reject(new Error(`gas serve ended (${code ?? signal}) before listening:\n${out}`)));
   });
+  return { child, exited, ready, output: () => out };
 }
 
 /**
@@ -58,6 +59,8 @@ function serve(dataDir: string, port: number): Promise<Service> {
 describe('the service as `npm start` runs it', () => {
   let dataDir: string;
   let service: Service | undefined;
+  let url: string;
+  let password: string;
   let browser: Browser;
   let s: BrowserSession;
   let page: Page;
@@ -66,7 +69,8 @@ describe('the service as `npm start` runs it', () => {
     // `npm start`'s build step; a checkout built before costs a few hashes.
     await promisify(execFile)(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gas-npm-start-'));
-    service = await serve(dataDir, await freePort());
+    service = serve(dataDir, await freePort());
+    ({ url, password } = await service.ready);
     browser = await launchChromium();
     s = await openSession(browser);
     page = s.page;
@@ -92,10 +96,10 @@ describe('the service as `npm start` runs it', () => {
   });
 
   it('signs in at /ui/ as admin with the printed password', async () => {
-    await page.goto(`${service!.url}/`);
+    await page.goto(`${url}/`);
     await page.waitForURL(/\/ui\//);
     await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill(service!.password);
+    await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
     const nav = page.getByRole('navigation');
     for (const link of ['Explore', 'File ingest', 'Administration']) await nav.getByRole('link', { name: link }).waitFor();
