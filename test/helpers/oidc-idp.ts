@@ -8,7 +8,7 @@ import Provider from 'oidc-provider';
  * A real OpenID provider (the certified `oidc-provider` package) on a loopback port, for the tests' sign-ins. Login
  * needs no page: its interaction route signs in `nextAccount` at once, and consent is granted. With
  * `{ pages: true }` (a browser's sign-in) it asks instead, as an IdP does: a login page (a user name, the account
- * signed in) and then a consent page (Allow) for the scopes our client asks. `tamper`, when set, replaces the ID token of
+ * signed in) and then a consent page (Allow or Deny) for the scopes our client asks. `tamper`, when set, replaces the ID token of
  * the next token response with one the IdP's own key signs over the claims it returns (another audience, an expiry
  * in the past), so only our claim checks can refuse it.
  */
@@ -159,7 +159,8 @@ async function interact(provider: OidcProvider, req: http.IncomingMessage, res: 
         : page(
             'Allow access',
             `<p>The application asks for: ${String((prompt.details.missingOIDCScope as string[] | undefined)?.join(', '))}</p>` +
-              `<form method="post" action="/interaction/${uid}"><button type="submit">Allow</button></form>`,
+              `<form method="post" action="/interaction/${uid}"><button type="submit" name="decision" value="allow">Allow</button>` +
+              `<button type="submit" name="decision" value="deny">Deny</button></form>`,
           ),
     );
     return;
@@ -167,6 +168,11 @@ async function interact(provider: OidcProvider, req: http.IncomingMessage, res: 
   if (prompt.name === 'login') {
     const accountId = (await formBody(req)).get('username') ?? '';
     await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+    return;
+  }
+  if ((await formBody(req)).get('decision') === 'deny') {
+    const denied = { error: 'access_denied', error_description: 'The user denied access.' };
+    await provider.interactionFinished(req, res, denied, { mergeWithLastSubmission: false });
     return;
   }
   const grant = details.grantId

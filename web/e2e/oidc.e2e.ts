@@ -64,4 +64,23 @@ describe('OpenID Connect sign-in', () => {
     expect(s.outside).toEqual([]);
     await s.context.close();
   });
+
+  it('lands a browser whose sign-in the IdP refused back on the sign-in page, saying so', async () => {
+    const s = await openSession(e.browser);
+    const { page } = s;
+    await page.goto(`${e.base}/ui/`);
+    await page.getByRole('group', { name: 'Single sign-on' }).getByRole('link', { name: 'Test OIDC' }).click();
+    await page.getByLabel('Email').fill('bob@example.com');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL((u) => u.pathname === '/ui/login' && u.searchParams.get('sso') === 'refused');
+    await page.getByRole('alert').filter({ hasText: 'Single sign-on was refused' }).waitFor();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    const cookies = await s.context.cookies(e.base);
+    expect(cookies.map((c) => c.name)).not.toContain('gas_session');
+    expect(cookies.map((c) => c.name)).not.toContain('gas_sso_state');
+    expect(s.errors).toEqual([]);
+    expect(s.outside).toEqual([]);
+    await s.context.close();
+  });
 });
