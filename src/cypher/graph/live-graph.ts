@@ -1,4 +1,5 @@
 import type { GraphIndex } from '../../graph/index/graph-index.js';
+import { EDGE_FLAG } from '../../graph/store.js';
 import { allShortestPaths } from '../../graph/index/shortest-paths.js';
 import type { Direction } from '../model/ast.js';
 import { fromJson, RelV, type MapValue, type Value } from '../execute/values.js';
@@ -229,6 +230,13 @@ export class LiveGraph implements CypherGraph {
   }
 
   relProperty(rel: RelV, key: string): Value {
+    if (key === 'isacl') {
+      // Carried in the index's edge flags (read with the structure): no column of 1.9 M edges to load.
+      const f = this.index.outFlags[rel.id]!;
+      if (f & EDGE_FLAG.isaclTrue) return true;
+      if (f & EDGE_FLAG.isaclFalse) return false;
+      if (!(f & EDGE_FLAG.isaclOther)) return null;
+    }
     const col = this.relColumns.get(key);
     if (col) return relColumnValue(col, rel.id);
     const known = this.relProps.get(rel.id);
