@@ -197,10 +197,25 @@ export class LiveGraph implements CypherGraph {
     );
   }
 
-  *expand(node: number, direction: Direction, types: readonly string[] | null): Iterable<Step> {
+  /** Kind ids of a type list (the plan's own array: a scan asks once per node, ~40 names for AD_ATTACK_PATHS). */
+  private readonly kindIds = new WeakMap<readonly string[], number[]>();
+  private kindNamesById: string[] = [];
+
+  *expand(
+    node: number,
+    direction: Direction,
+    types: readonly string[] | null,
+    skip?: (other: number, rel: number) => boolean,
+  ): Iterable<Step> {
     // One generator for both sides and every kind range: a scan expands every node it meets.
     const index = this.index;
-    const kinds = types === null ? null : types.map((t) => index.edgeKindId(t)).filter((k) => k >= 0);
+    let kinds: number[] | null = null;
+    if (types !== null) {
+      kinds = this.kindIds.get(types) ?? null;
+      if (!kinds) this.kindIds.set(types, (kinds = types.map((t) => index.edgeKindId(t)).filter((k) => k >= 0)));
+    }
+    if (!this.kindNamesById.length) for (const [id, name] of index.edgeKindNames) this.kindNamesById[id] = name;
+    const names = this.kindNamesById;
     for (let pass = 0; pass < 2; pass++) {
       const out = pass === 0;
       if (out ? direction === 'in' : direction === 'out') continue;
@@ -215,7 +230,8 @@ export class LiveGraph implements CypherGraph {
           const other = side.others[q]!;
           if (skipLoops && other === node) continue;
           const pos = out ? q : side.edges![q]!;
-          const type = index.edgeKindName(index.outKinds[pos]!);
+          if (skip !== undefined && skip(other, pos)) continue;
+          const type = names[index.outKinds[pos]!] ?? 'Unknown';
           yield { rel: out ? new RelV(pos, node, other, type) : new RelV(pos, other, node, type), other };
         }
       }
@@ -229,14 +245,22 @@ export class LiveGraph implements CypherGraph {
     return direction === 'out' ? outDeg : direction === 'in' ? inDeg : outDeg + inDeg;
   }
 
+  domainNumber(node: number): number {
+    return this.index.domainSid[node]!;
+  }
+
+  carriedRelProperty(rel: number, key: string): Value | undefined {
+    if (key !== 'isacl') return undefined;
+    // Carried in the index's edge flags (read with the structure): no column of 1.9 M edges to load.
+    const f = this.index.outFlags[rel]!;
+    if (f & EDGE_FLAG.isaclTrue) return true;
+    if (f & EDGE_FLAG.isaclFalse) return false;
+    return f & EDGE_FLAG.isaclOther ? undefined : null;
+  }
+
   relProperty(rel: RelV, key: string): Value {
-    if (key === 'isacl') {
-      // Carried in the index's edge flags (read with the structure): no column of 1.9 M edges to load.
-      const f = this.index.outFlags[rel.id]!;
-      if (f & EDGE_FLAG.isaclTrue) return true;
-      if (f & EDGE_FLAG.isaclFalse) return false;
-      if (!(f & EDGE_FLAG.isaclOther)) return null;
-    }
+    const carried = this.carriedRelProperty(rel.id, key);
+    if (carried !== undefined) return carried;
     const col = this.relColumns.get(key);
     if (col) return relColumnValue(col, rel.id);
     const known = this.relProps.get(rel.id);
