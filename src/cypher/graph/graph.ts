@@ -1,7 +1,10 @@
 import type { Direction } from '../model/ast.js';
 import type { MapValue, RelV, Value } from '../execute/values.js';
 
-/** One step from a node: the relationship and the node at its other end. */
+/**
+ * One step from a node: the relationship and the node at its other end. A graph may hand out the same object for
+ * each step of one expansion: read it before asking for the next (the relationship value itself is the caller's).
+ */
 export interface Step {
   rel: RelV;
   other: number;

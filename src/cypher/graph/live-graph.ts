@@ -29,6 +29,9 @@ const MAX_COLUMNS = 64;
 /** Relationships read one by one for a key before its whole column is read. */
 const REL_READS_BEFORE_COLUMN = 16;
 
+/** A step's relationship before its first one. */
+const NO_REL = new RelV(-1, -1, -1, '');
+
 /** One property of every node that has it, by dense node number. */
 type Column = Map<number, Value> | (Value | undefined)[];
 /** A column is an array when at least one node in this many has the key (8 bytes a node against a map's ~40 an entry). */
@@ -216,6 +219,8 @@ export class LiveGraph implements CypherGraph {
     }
     if (!this.kindNamesById.length) for (const [id, name] of index.edgeKindNames) this.kindNamesById[id] = name;
     const names = this.kindNamesById;
+    // One step object for the whole walk (the Step contract: valid until the next one); a scan meets millions.
+    const step: Step = { rel: NO_REL, other: 0 };
     for (let pass = 0; pass < 2; pass++) {
       const out = pass === 0;
       if (out ? direction === 'in' : direction === 'out') continue;
@@ -232,7 +237,9 @@ export class LiveGraph implements CypherGraph {
           const pos = out ? q : side.edges![q]!;
           if (skip !== undefined && skip(other, pos)) continue;
           const type = names[index.outKinds[pos]!] ?? 'Unknown';
-          yield { rel: out ? new RelV(pos, node, other, type) : new RelV(pos, other, node, type), other };
+          step.rel = out ? new RelV(pos, node, other, type) : new RelV(pos, other, node, type);
+          step.other = other;
+          yield step;
         }
       }
     }
