@@ -10,7 +10,7 @@ import { Database } from '../src/db/pool';
 import { startEmbedded } from '../src/db/embedded';
 import { loadConfig, type Config } from '../src/config';
 import { createLogger, type Logger } from '../src/logger';
-import { compose, type Composed } from '../src/main/compose';
+import { compose, type Composed } from '../src/main/compose-app';
 
 export const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'silent');
 

@@ -125,6 +125,7 @@ export class Database implements Queryable {
   private readonly cancelPool: pg.Pool;
   private readonly log: Logger;
   private readonly setSearchPath?: string;
+  private closing = false;
   private readonly cancellable: boolean;
   private readonly prepare: boolean;
   private readonly names = new Map<string, string>();
@@ -146,11 +147,13 @@ export class Database implements Queryable {
     // attempt from hanging while the database is away, so callers get a 503 promptly instead of a stalled request.
     const Client = timedClient(opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
     this.pool = new pg.Pool({ max: opts.max ?? 10, keepAlive: true, Client, ...base, types });
-    this.pool.on('error', (err) => this.log.warn({ err }, 'idle database connection failed'));
+    // A pool being closed has sent its connections their goodbye; a server stopping right after (the embedded
+    // cluster at the end of a command) may still tell them it is terminating them: expected, not a warning.
+    this.pool.on('error', (err) => this.closing || this.log.warn({ err: brief(err) }, 'idle database connection failed'));
     // Tests isolate themselves in a schema: set on every checkout, so a statement that changed it cannot leak.
     this.setSearchPath = opts.searchPath ? `set search_path to ${pg.escapeIdentifier(opts.searchPath)}, public` : undefined;
     this.cancelPool = new pg.Pool({ max: 1, Client, ...base, types });
-    this.cancelPool.on('error', (err) => this.log.warn({ err }, 'idle cancellation connection failed'));
+    this.cancelPool.on('error', (err) => this.closing || this.log.warn({ err: brief(err) }, 'idle cancellation connection failed'));
   }
 
   async query<R = Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
@@ -221,6 +224,7 @@ export class Database implements Queryable {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.pool.end();
     await this.cancelPool.end();
   }

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { embeddedInfoFile, isAlive } from '../db/embedded/index.js';
 import { Database } from '../db/pool.js';
 import type { Logger } from '../logger.js';
-import { openStorage, type Storage } from './server.js';
+import { openStorage, type Storage } from './storage.js';
 
 /**
  * Storage for one-off `gas` commands: DATABASE_URL, or the embedded store in DATA_DIR. With a server already running

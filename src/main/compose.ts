@@ -39,10 +39,6 @@ import { createLoaders } from '../services/collectors/loaders.js';
 import { CostlyWork } from '../services/common/costly-work.js';
 import { createHealth } from '../services/app/health.js';
 import type { Services } from '../services/index.js';
-import type { Express } from 'express';
-import { buildSchema } from '../graphql/schema.js';
-import { buildApp } from '../http/app.js';
-import { OperationRunner } from '../rest/run.js';
 import { createScheduler } from '../services/collectors/scheduler.js';
 import { createCustomNodesStore } from '../db/stores/graph/custom-nodes-store.js';
 import { createSsoStore } from '../db/stores/identity/sso-store.js';
@@ -421,17 +417,4 @@ export async function composeServices(d: ComposeDeps): Promise<ComposedServices>
       await authFeed?.stop();
     },
   };
-}
-
-export interface Composed extends ComposedServices {
-  /** The express app: REST /api/v2 and GraphQL /graphql over the services. */
-  app: Express;
-}
-
-/** The whole service: the services above, the GraphQL schema and the express app over them. */
-export async function compose(d: ComposeDeps): Promise<Composed> {
-  const composed = await composeServices(d);
-  const schema = buildSchema();
-  const app = buildApp({ services: composed.services, config: d.config, log: d.log, schema, runner: new OperationRunner(schema) });
-  return { ...composed, app };
 }

@@ -5,7 +5,7 @@ import pg from 'pg';
 import request from 'supertest';
 import { Database } from '../../src/db/pool';
 import { buildApp } from '../../src/http/app';
-import { compose } from '../../src/main/compose';
+import { compose } from '../../src/main/compose-app';
 import type { Services } from '../../src/services/index';
 import { ADMIN_PASSWORD, expectWrapper, login, testConfig } from '../helpers/app';
 import { createTestDb, embedded, testLog, testUrl, type TestDb } from '../helpers/db';

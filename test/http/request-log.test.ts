@@ -5,7 +5,7 @@ import helmet from 'helmet';
 import request from 'supertest';
 import { buildApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
-import { compose } from '../../src/main/compose';
+import { compose } from '../../src/main/compose-app';
 import { testConfig } from '../helpers/app';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { logSink } from '../helpers/log-sink';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { buildApp } from '../../src/http/app';
 import { createLogger } from '../../src/logger';
-import { compose } from '../../src/main/compose';
+import { compose } from '../../src/main/compose-app';
 import { ADMIN_PASSWORD, apiToken, login, signed, testConfig } from '../helpers/app';
 import { createTestDb, type TestDb } from '../helpers/db';
 import { logSink } from '../helpers/log-sink';

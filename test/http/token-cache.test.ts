@@ -4,7 +4,7 @@ import { apiToken, createTestApp, expectWrapper, login, signed, userWithRole, ty
 import { FEED_NAME } from '../../src/db/auth-listener';
 import { testLog, testUrl } from '../helpers/db';
 import { Database } from '../../src/db/pool';
-import { compose } from '../../src/main/compose';
+import { compose } from '../../src/main/compose-app';
 import { eventually } from '../helpers/eventually';
 
 /**

@@ -1,4 +1,5 @@
-import { generate } from 'selfsigned';
+// Loaded on first use: its ASN.1 stack costs a CLI command over a third of a second it never needs.
+const selfsigned = () => require('selfsigned') as typeof import('selfsigned');
 
 /** Associated data of a sealed SP private key: it opens only for its own SAML provider. */
 export const spKeyAad = (samlId: number | string) => `saml_providers.sp_private_key:${samlId}`;
@@ -14,7 +15,7 @@ export interface SpKeyPair {
 export async function generateSpKeyPair(commonName: string): Promise<SpKeyPair> {
   const now = new Date();
   const notAfter = new Date(now.getTime() + 10 * 365 * 86400_000);
-  const pems = await generate([{ name: 'commonName', value: commonName.slice(0, 64) }], {
+  const pems = await selfsigned().generate([{ name: 'commonName', value: commonName.slice(0, 64) }], {
     keySize: 2048,
     algorithm: 'sha256',
     notBeforeDate: now,

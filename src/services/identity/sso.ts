@@ -1,4 +1,7 @@
-import { SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
+import type { CacheProvider, SAML } from '@node-saml/node-saml';
+
+// Loaded on first use: its XML and crypto stack costs a CLI command a quarter of a second it never needs.
+const nodeSaml = () => require('@node-saml/node-saml') as typeof import('@node-saml/node-saml');
 import type { Queryable } from '../../db/pool.js';
 import type { AutoProvision, SamlProviderModel, SsoProviderModel, SsoStore } from '../../db/stores/identity/sso-store.js';
 import { AppError, badRequest, conflict, notFound, unauthorized } from '../../errors.js';
@@ -88,6 +91,7 @@ export function createSsoService(deps: SsoDeps) {
       p.wantAuthnRequestsSigned && p.spPrivateKey
         ? { privateKey: deps.keyring.open(p.spPrivateKey, spKeyAad(p.id)), signatureAlgorithm: 'sha256' as const }
         : {};
+    const { SAML, ValidateInResponseTo } = nodeSaml();
     return new SAML({
       ...signing,
       entryPoint: p.idpSsoUri,

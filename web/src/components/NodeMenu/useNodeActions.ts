@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { OWNED_LABEL, TAGS_KEY, useTags, useExploreView } from '../../core/explore/hooks';
+import { fetchTags, OWNED_LABEL, TAGS_KEY, useTags, useExploreView } from '../../core/explore/hooks';
 import { useToast } from '../../core/explore/toast';
 import { applySelectorChanges, createOwnedLabel } from '../../core/zones/actions';
 import { directSelectors, planAdd, planRemove, type Tag } from '../../core/zones/membership';
@@ -51,13 +51,15 @@ export function useNodeActions(owned: ReadonlySet<string>): NodeActions {
       add: (tag, n) =>
         run(
           async () => {
-            let target = tag === 'owned' ? ownedTag : tag;
+            // The menu can be used before the tags have loaded: look the label up before making one.
+            const findOwned = async () =>
+              (await client.fetchQuery({ queryKey: TAGS_KEY, queryFn: fetchTags, staleTime: 0 })).assetGroupTags.find(
+                (t) => t.type === 'LABEL' && t.name.toLowerCase() === OWNED_LABEL.toLowerCase(),
+              );
+            let target = tag === 'owned' ? (ownedTag ?? (await findOwned())) : tag;
             if (!target) {
               await createOwnedLabel();
-              await refresh();
-              target = (client.getQueryData(TAGS_KEY) as { assetGroupTags: Tag[] } | undefined)?.assetGroupTags.find(
-                (t) => t.name === OWNED_LABEL,
-              );
+              target = await findOwned();
               if (!target) throw new Error('The Owned label could not be made.');
             }
             await applySelectorChanges(planAdd(target, n.objectId));

@@ -49,8 +49,10 @@ export const TAGS_KEY = ['tags'] as const;
 
 /** Zones and labels with their selectors. */
 export function useTags() {
-  return useQuery({ queryKey: TAGS_KEY, queryFn: () => gql(TagsDocument), staleTime: 60_000 });
+  return useQuery({ queryKey: TAGS_KEY, queryFn: fetchTags, staleTime: 60_000 });
 }
+
+export const fetchTags = () => gql(TagsDocument);
 
 /** BloodHound's built-in label for what the analyst owns. */
 export const OWNED_LABEL = 'Owned';
