@@ -25,6 +25,8 @@ import { peakRssMb, settledMemory, smoke, summarise } from './stats';
  *     users, results compared equal: a variable-length MemberOf* expansion, and all shortest paths to Domain Admins
  *     over the traversable kinds (the store's recursive-CTE reference);
  *  3. memory: heap and RSS around the library run (the engine's per-query bound is its value budget).
+ * BENCH_CYPHER_ONLY=<regex> times only the library queries whose name matches it (case-insensitive), for
+ * re-measuring a few; BENCH_CYPHER_PAIRS=0 skips part 2.
  */
 export async function cypherBench(): Promise<Record<string, unknown>> {
   const tierName = (process.env.BENCH_TIER ?? 'M').toUpperCase();
@@ -63,9 +65,14 @@ export async function cypherBench(): Promise<Record<string, unknown>> {
     const warmMs = Date.now() - warmStarted;
 
     // 1. BloodHound's query library
-    const library: { name: string; category: string; query: string }[] = JSON.parse(
-      fs.readFileSync(path.join(__dirname, 'cypher', 'query-library.json'), 'utf8'),
-    );
+    const only = process.env.BENCH_CYPHER_ONLY ? new RegExp(process.env.BENCH_CYPHER_ONLY, 'i') : undefined;
+    const library = (
+      JSON.parse(fs.readFileSync(path.join(__dirname, 'cypher', 'query-library.json'), 'utf8')) as {
+        name: string;
+        category: string;
+        query: string;
+      }[]
+    ).filter((q) => !only || only.test(q.name));
     const memBefore = await settledMemory();
     let heapPeak = memBefore.heapUsed;
     const all: number[] = [];

@@ -79,9 +79,18 @@ export interface EdgeScanBatch {
   start: ArrayLike<number>;
   end: ArrayLike<number>;
   kind: ArrayLike<number>;
-  /** bit 0: GPLink enforced */
+  /** EDGE_FLAG bits */
   flags: ArrayLike<number>;
 }
+
+/** Bits of an edge's flags in scans and the path index. */
+export const EDGE_FLAG = {
+  gplinkEnforced: 1,
+  /** The isacl property: true, false, or present with a value of another type (no bit: absent or null). */
+  isaclTrue: 2,
+  isaclFalse: 4,
+  isaclOther: 8,
+} as const;
 
 export interface NodeSummary {
   id: number;

@@ -61,18 +61,28 @@ export function mountRestRoutes(app: Express, routes: RestRoute[], deps: RestMou
       if (!chosen) throw notFound(first.context, MSG.routeNotFound);
       const { route, input } = chosen;
       const variables = route.variables ? route.variables(input, rreq) : {};
+      const answer = (data: unknown) => {
+        const out: RestResponse = route.reshape ? route.reshape(data, rreq) : { body: { data: Object.values(data as object)[0] } };
+        if (route.deprecatedBy) {
+          res.setHeader('Deprecation', 'true');
+          res.setHeader('Link', `<${route.deprecatedBy}>; rel="successor-version"`);
+        }
+        send(res, out);
+      };
+      const run = () => deps.runner.run(route.operation, variables, () => deps.envelope(req, res), route.context);
       // A plain value when the operation answered from memory: no promise for the router to wait on.
-      return whenReady(
-        deps.runner.run(route.operation, variables, () => deps.envelope(req, res), route.context),
-        (data) => {
-          const out: RestResponse = route.reshape ? route.reshape(data, rreq) : { body: { data: Object.values(data as object)[0] } };
-          if (route.deprecatedBy) {
-            res.setHeader('Deprecation', 'true');
-            res.setHeader('Link', `<${route.deprecatedBy}>; rel="successor-version"`);
-          }
-          send(res, out);
-        },
-      );
+      if (!route.refused) return whenReady(run(), answer);
+      const refused = (err: unknown) => {
+        const out = route.refused!(err, rreq);
+        if (!out) throw err;
+        send(res, out);
+      };
+      try {
+        const done = whenReady(run(), answer);
+        return done instanceof Promise ? done.catch(refused) : done;
+      } catch (err) {
+        return refused(err);
+      }
     };
     const method = first.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const area = areaOf(first.path);

@@ -87,6 +87,11 @@ interface RouteOptions<PS, QS, BS, N extends OperationName> {
   when?: (input: RouteInput<Out<PS>, Out<QS>, Out<BS>>) => boolean;
   /** From the operation's data to the response; the default wraps the first field as `{data: …}`. */
   reshape?: (data: Result<N>, req: RestRequest) => RestResponse;
+  /**
+   * Another answer for a failed operation, or undefined for the usual error document: a browser sent to a callback
+   * by an IdP gets a page to land on rather than JSON.
+   */
+  refused?: (err: unknown, req: RestRequest) => RestResponse | undefined;
   /** Deprecated endpoints announce their successor (Deprecation and Link headers). */
   deprecatedBy?: string;
   /** What the route answers on success, for the OpenAPI document (status 200 unless given; no schema: no body). */
@@ -112,6 +117,7 @@ export interface RestRoute {
   when?: (input: RouteInput<unknown, unknown, unknown>) => boolean;
   variables?: (input: RouteInput<unknown, unknown, unknown>, req: RestRequest) => Record<string, unknown>;
   reshape?: (data: unknown, req: RestRequest) => RestResponse;
+  refused?: (err: unknown, req: RestRequest) => RestResponse | undefined;
   deprecatedBy?: string;
   response?: RouteResponse;
 }

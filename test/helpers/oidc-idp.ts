@@ -6,7 +6,9 @@ import Provider from 'oidc-provider';
 
 /**
  * A real OpenID provider (the certified `oidc-provider` package) on a loopback port, for the tests' sign-ins. Login
- * needs no page: its interaction route signs in `nextAccount` at once. `tamper`, when set, replaces the ID token of
+ * needs no page: its interaction route signs in `nextAccount` at once, and consent is granted. With
+ * `{ pages: true }` (a browser's sign-in) it asks instead, as an IdP does: a login page (a user name, the account
+ * signed in) and then a consent page (Allow or Deny) for the scopes our client asks. `tamper`, when set, replaces the ID token of
  * the next token response with one the IdP's own key signs over the claims it returns (another audience, an expiry
  * in the past), so only our claim checks can refuse it.
  */
@@ -21,7 +23,7 @@ export interface TestOidcIdp {
   close(): Promise<void>;
 }
 
-export async function startOidcIdp(redirectUris: string[]): Promise<TestOidcIdp> {
+export async function startOidcIdp(redirectUris: string[], opts: { pages?: boolean } = {}): Promise<TestOidcIdp> {
   const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = { ...(privateKey.export({ format: 'jwk' }) as Record<string, string>), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const server = http.createServer();
@@ -59,17 +61,18 @@ export async function startOidcIdp(redirectUris: string[]): Promise<TestOidcIdp>
       accountId: sub,
       claims: async () => ({ sub, email: sub, email_verified: true, preferred_username: sub.split('@')[0] }),
     }),
-    // Consent is granted for every scope asked: the test IdP has one client, ours.
-    loadExistingGrant: async (ctx: { oidc: { client?: { clientId: string }; session?: { accountId?: string } } }) => {
-      const accountId = ctx.oidc.session?.accountId;
-      if (!accountId || !ctx.oidc.client) return undefined;
-      const grant = new provider.Grant({ accountId, clientId: ctx.oidc.client.clientId });
-      grant.addOIDCScope('openid profile email');
-      await grant.save();
-      return grant;
-    },
+    // Consent is granted for every scope asked (the test IdP has one client, ours), unless its pages ask for it.
+    ...(opts.pages ? {} : { loadExistingGrant: grantEverything }),
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
   } as never);
+  async function grantEverything(ctx: { oidc: { client?: { clientId: string }; session?: { accountId?: string } } }) {
+    const accountId = ctx.oidc.session?.accountId;
+    if (!accountId || !ctx.oidc.client) return undefined;
+    const grant = new provider.Grant({ accountId, clientId: ctx.oidc.client.clientId });
+    grant.addOIDCScope('openid profile email');
+    await grant.save();
+    return grant;
+  }
   const key = await importJWK(jwk, 'RS256');
   provider.use(async (ctx, next) => {
     await next();
@@ -82,6 +85,13 @@ export async function startOidcIdp(redirectUris: string[]): Promise<TestOidcIdp>
   });
   const callback = provider.callback();
   server.on('request', (req, res) => {
+    if (opts.pages && req.url?.startsWith('/interaction/')) {
+      interact(provider, req, res).catch((err: Error) => {
+        res.statusCode = 500;
+        res.end(err.message);
+      });
+      return;
+    }
     if (req.url?.startsWith('/interaction/')) {
       provider
         .interactionFinished(req, res, { login: { accountId: idp.nextAccount } }, { mergeWithLastSubmission: false })
@@ -115,4 +125,63 @@ export async function startOidcIdp(redirectUris: string[]): Promise<TestOidcIdp>
     throw new Error('too many redirects at the IdP');
   };
   return idp;
+}
+
+type OidcProvider = InstanceType<typeof Provider>;
+
+/** An IdP's page: a plain form, nothing fetched (an empty icon, so the browser asks for no favicon). */
+const page = (title: string, form: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title></head>` +
+  `<body><main><h1>${title}</h1>${form}</main></body></html>`;
+
+async function formBody(req: http.IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  return new URLSearchParams(body);
+}
+
+/**
+ * The IdP's own pages for a browser: GET shows the step the provider asks for (login, then consent), POST finishes
+ * it. Consent grants exactly the scopes and claims the provider says are missing.
+ */
+async function interact(provider: OidcProvider, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const details = await provider.interactionDetails(req, res);
+  const { uid, prompt } = details;
+  if (req.method === 'GET') {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.end(
+      prompt.name === 'login'
+        ? page(
+            'Sign in to the test IdP',
+            `<form method="post" action="/interaction/${uid}"><label for="u">Email</label>` +
+              `<input id="u" name="username" autocomplete="username" required><button type="submit">Sign in</button></form>`,
+          )
+        : page(
+            'Allow access',
+            `<p>The application asks for: ${String((prompt.details.missingOIDCScope as string[] | undefined)?.join(', '))}</p>` +
+              `<form method="post" action="/interaction/${uid}"><button type="submit" name="decision" value="allow">Allow</button>` +
+              `<button type="submit" name="decision" value="deny">Deny</button></form>`,
+          ),
+    );
+    return;
+  }
+  if (prompt.name === 'login') {
+    const accountId = (await formBody(req)).get('username') ?? '';
+    await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
+    return;
+  }
+  if ((await formBody(req)).get('decision') === 'deny') {
+    const denied = { error: 'access_denied', error_description: 'The user denied access.' };
+    await provider.interactionFinished(req, res, denied, { mergeWithLastSubmission: false });
+    return;
+  }
+  const grant = details.grantId
+    ? (await provider.Grant.find(details.grantId))!
+    : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+  const scopes = prompt.details.missingOIDCScope as string[] | undefined;
+  const claims = prompt.details.missingOIDCClaims as string[] | undefined;
+  if (scopes) grant.addOIDCScope(scopes.join(' '));
+  if (claims) grant.addOIDCClaims(claims);
+  const grantId = await grant.save();
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }

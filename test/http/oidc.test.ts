@@ -153,11 +153,17 @@ describe('OIDC providers and sign-in', () => {
     expectWrapper(await callback(d.query.replace(/code=[^&]+/, 'code=made-up'), d.stateCookie), 401);
     // The IdP's own refusal, relayed.
     expectWrapper(await callback('?error=access_denied&state=x', 'gas_sso_state=x'), 401);
+    // A browser (not asking for JSON) lands on the sign-in page, which says so; the state cookie is spent.
+    const landed = await request(t.app).get('/api/v2/sso/test-oidc/callback?error=access_denied&state=x').set('Cookie', 'gas_sso_state=x');
+    expect([landed.status, landed.headers.location]).toEqual([302, '/ui/login?sso=refused']);
+    expect(landed.headers['set-cookie']).toEqual([
+      expect.stringMatching(/^gas_sso_state=; Path=\/api\/v2\/sso; HttpOnly; SameSite=Lax; Max-Age=0/),
+    ]);
 
     expect(await counts()).toEqual(afterGood);
     expect(afterGood.users).toBe(before.users + 1); // mallory, by the one good callback
     const failures = await count("select count(*)::int as n from audit_logs where action = 'LoginAttempt' and status = 'failure'");
-    expect(failures - auditBefore).toBe(8);
+    expect(failures - auditBefore).toBe(9);
   });
 
   it('a key rotation re-seals the client secret and SP keys; sign-in still works', async () => {

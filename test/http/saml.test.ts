@@ -235,6 +235,15 @@ describe('SAML providers (endpoints 2, 3) and SSO login', () => {
     const once = idp.response({ ...base, nameId: 'alice@example.com', inResponseTo: id });
     expect((await callback('test-idp', once)).status).toBe(200);
     expectWrapper(await callback('test-idp', once), 401); // replay: the request id was used up
+    // A browser posted the refused response: it lands on the sign-in page, which says so; no session is made.
+    const page = await request(t.app)
+      .post('/api/v2/sso/test-idp/callback')
+      .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+      .type('form')
+      .send({ SAMLResponse: once });
+    expect(page.status).toBe(302);
+    expect(page.headers.location).toBe('/ui/login?sso=refused');
+    expect(page.headers['set-cookie']).toBeUndefined();
 
     expectWrapper(await callback('test-idp', Buffer.from('<!DOCTYPE x [<!ENTITY a "b">]><x/>').toString('base64')), 400);
     expectWrapper(await request(t.app).post('/api/v2/sso/test-idp/callback').type('form').send({}), 400);

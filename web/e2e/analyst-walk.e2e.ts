@@ -2,30 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { TESTLAB } from '../../test/helpers/fixtures';
+import { choose, drawn } from './graph-page';
 import { ADMIN, openSession, useE2E, type BrowserSession } from './harness';
 
 const DOMAIN_SID = 'S-1-5-21-3130019616-2776909439-2417379446';
 const DOMAIN_ADMINS = 'DOMAIN ADMINS@TESTLAB.LOCAL';
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-async function choose(page: Page, combobox: string, term: string, name: string) {
-  await page.getByRole('combobox', { name: combobox }).fill(term);
-  await page
-    .getByRole('option', { name: new RegExp(escape(name)) })
-    .first()
-    .click();
-}
-
-/** Waits until the canvas draws at least `atLeast` nodes with its layout settled, and says what it draws. */
-async function drawn(page: Page, atLeast = 1) {
-  await page.waitForFunction((n) => {
-    const g = document.querySelector('[role="img"][aria-label="Graph"]');
-    return Number(g?.getAttribute('data-node-count')) >= n && g?.getAttribute('data-layout') === 'done';
-  }, atLeast);
-  const canvas = page.getByRole('img', { name: 'Graph' });
-  return { nodes: Number(await canvas.getAttribute('data-node-count')), edges: Number(await canvas.getAttribute('data-edge-count')) };
-}
 
 /** The page itself never scrolls: the shell stays put and long panels scroll inside themselves. */
 async function expectNoPageScroll(page: Page) {

@@ -4,6 +4,7 @@ import { NeedData, type Step as GraphStep } from '../graph/graph.js';
 import type { MatchPlan, PartSlots, RelSlot, Step } from '../plan/plan.js';
 import { extend, PAUSE, Signal, type ExecContext, type Row, type Stream } from './context.js';
 import { evaluate, labelMatch } from './eval.js';
+import { edgeRejecter } from './prefilter.js';
 import { shortestSearch } from './shortest.js';
 import { equals, isMap, NodeV, nodeV, PathV, RelV, type Value } from './values.js';
 
@@ -193,7 +194,10 @@ function* expand(plan: MatchPlan, i: number, step: Extract<Step, { kind: 'expand
   const plainTo = plainNode(step.to.pattern);
   const plainR = plainRel(step.rel.pattern);
   const scratch = extend(row);
-  for (const s of ctx.graph.expand(from.id, step.direction, types(step.rel)) as Iterable<GraphStep>) {
+  const rejects = edgeRejecter(plan, i, step, ctx.graph);
+  const fromId = from.id;
+  const skip = rejects ? (other: number, rel: number) => rejects(fromId, other, rel) : undefined;
+  for (const s of ctx.graph.expand(from.id, step.direction, types(step.rel), skip) as Iterable<GraphStep>) {
     ctx.budget.step();
     if (ctx.budget.pauseDue) yield PAUSE;
     if (used.includes(s.rel.id)) continue;

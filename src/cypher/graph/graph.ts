@@ -1,7 +1,10 @@
 import type { Direction } from '../model/ast.js';
 import type { MapValue, RelV, Value } from '../execute/values.js';
 
-/** One step from a node: the relationship and the node at its other end. */
+/**
+ * One step from a node: the relationship and the node at its other end. A graph may hand out the same object for
+ * each step of one expansion: read it before asking for the next (the relationship value itself is the caller's).
+ */
 export interface Step {
   rel: RelV;
   other: number;
@@ -27,8 +30,16 @@ export interface CypherGraph {
   labels(node: number): string[];
   nodeProperty(node: number, key: string): Value;
   nodeProperties(node: number): MapValue;
-  /** The relationships of a node in a direction, of the given types (any when null). */
-  expand(node: number, direction: Direction, types: readonly string[] | null): Iterable<Step>;
+  /**
+   * The relationships of a node in a direction, of the given types (any when null). `skip(other, rel)` may leave
+   * out relationships the caller would reject anyway, before a value is built for them (a graph may ignore it).
+   */
+  expand(
+    node: number,
+    direction: Direction,
+    types: readonly string[] | null,
+    skip?: (other: number, rel: number) => boolean,
+  ): Iterable<Step>;
   /** How many relationships a node has in a direction (the planner's and the analyzer's estimate). */
   degree(node: number, direction: Direction): number;
   relProperty(rel: RelV, key: string): Value;
@@ -43,6 +54,13 @@ export interface CypherGraph {
    * when it cannot (the planner scans then).
    */
   nodesByProperty?(key: string, value: Value): number[] | undefined;
+  /**
+   * Facts held for every element with nothing to load, for rejecting relationships of a scan cheaply: a node's
+   * domainsid as a number equal for equal strings (-1: not a string, ask `nodeProperty`), and a relationship
+   * property the graph carries (undefined: not carried for this key or relationship, ask `relProperty`).
+   */
+  domainNumber?(node: number): number;
+  carriedRelProperty?(rel: number, key: string): Value | undefined;
   /**
    * One breadth-first search from `source` over relationships of the given types, when the graph has a faster one
    * than the executor's (the live graph's, over its typed arrays): shortest paths to every reached node at once.

@@ -1,4 +1,5 @@
 import type { GraphIndex } from '../../graph/index/graph-index.js';
+import { EDGE_FLAG } from '../../graph/store.js';
 import { allShortestPaths } from '../../graph/index/shortest-paths.js';
 import type { Direction } from '../model/ast.js';
 import { fromJson, RelV, type MapValue, type Value } from '../execute/values.js';
@@ -27,6 +28,9 @@ const MAX_COLUMNS = 64;
 
 /** Relationships read one by one for a key before its whole column is read. */
 const REL_READS_BEFORE_COLUMN = 16;
+
+/** A step's relationship before its first one. */
+const NO_REL = new RelV(-1, -1, -1, '');
 
 /** One property of every node that has it, by dense node number. */
 type Column = Map<number, Value> | (Value | undefined)[];
@@ -196,10 +200,27 @@ export class LiveGraph implements CypherGraph {
     );
   }
 
-  *expand(node: number, direction: Direction, types: readonly string[] | null): Iterable<Step> {
+  /** Kind ids of a type list (the plan's own array: a scan asks once per node, ~40 names for AD_ATTACK_PATHS). */
+  private readonly kindIds = new WeakMap<readonly string[], number[]>();
+  private kindNamesById: string[] = [];
+
+  *expand(
+    node: number,
+    direction: Direction,
+    types: readonly string[] | null,
+    skip?: (other: number, rel: number) => boolean,
+  ): Iterable<Step> {
     // One generator for both sides and every kind range: a scan expands every node it meets.
     const index = this.index;
-    const kinds = types === null ? null : types.map((t) => index.edgeKindId(t)).filter((k) => k >= 0);
+    let kinds: number[] | null = null;
+    if (types !== null) {
+      kinds = this.kindIds.get(types) ?? null;
+      if (!kinds) this.kindIds.set(types, (kinds = types.map((t) => index.edgeKindId(t)).filter((k) => k >= 0)));
+    }
+    if (!this.kindNamesById.length) for (const [id, name] of index.edgeKindNames) this.kindNamesById[id] = name;
+    const names = this.kindNamesById;
+    // One step object for the whole walk (the Step contract: valid until the next one); a scan meets millions.
+    const step: Step = { rel: NO_REL, other: 0 };
     for (let pass = 0; pass < 2; pass++) {
       const out = pass === 0;
       if (out ? direction === 'in' : direction === 'out') continue;
@@ -214,8 +235,11 @@ export class LiveGraph implements CypherGraph {
           const other = side.others[q]!;
           if (skipLoops && other === node) continue;
           const pos = out ? q : side.edges![q]!;
-          const type = index.edgeKindName(index.outKinds[pos]!);
-          yield { rel: out ? new RelV(pos, node, other, type) : new RelV(pos, other, node, type), other };
+          if (skip !== undefined && skip(other, pos)) continue;
+          const type = names[index.outKinds[pos]!] ?? 'Unknown';
+          step.rel = out ? new RelV(pos, node, other, type) : new RelV(pos, other, node, type);
+          step.other = other;
+          yield step;
         }
       }
     }
@@ -228,7 +252,22 @@ export class LiveGraph implements CypherGraph {
     return direction === 'out' ? outDeg : direction === 'in' ? inDeg : outDeg + inDeg;
   }
 
+  domainNumber(node: number): number {
+    return this.index.domainSid[node]!;
+  }
+
+  carriedRelProperty(rel: number, key: string): Value | undefined {
+    if (key !== 'isacl') return undefined;
+    // Carried in the index's edge flags (read with the structure): no column of 1.9 M edges to load.
+    const f = this.index.outFlags[rel]!;
+    if (f & EDGE_FLAG.isaclTrue) return true;
+    if (f & EDGE_FLAG.isaclFalse) return false;
+    return f & EDGE_FLAG.isaclOther ? undefined : null;
+  }
+
   relProperty(rel: RelV, key: string): Value {
+    const carried = this.carriedRelProperty(rel.id, key);
+    if (carried !== undefined) return carried;
     const col = this.relColumns.get(key);
     if (col) return relColumnValue(col, rel.id);
     const known = this.relProps.get(rel.id);

@@ -31,7 +31,7 @@ export class GraphIndex {
   readonly outOffsets: Int32Array;
   readonly outTargets: Int32Array;
   readonly outKinds: Uint16Array;
-  /** bit 0: GPLink enforced */
+  /** EDGE_FLAG bits (GPLink enforced, isacl) */
   readonly outFlags: Uint8Array;
   readonly inOffsets: Int32Array;
   readonly inSources: Int32Array;

@@ -1,4 +1,5 @@
 import type { EdgeScanBatch } from '../store.js';
+import { EDGE_FLAGS_SQL } from './sql.js';
 
 /** What the COPY scan needs of the database: `Database.copyOut` (false on PGlite over its socket, which cannot COPY). */
 export interface CopyOutDb {
@@ -9,12 +10,11 @@ export interface CopyOutDb {
 const BATCH = 1 << 16;
 
 /**
- * Every edge as start, end, kind and the GPLink-enforced flag (bit 0), in the table's physical order: ordering by
- * id cost PostgreSQL an index walk over the heap, and the path index sorts into rows itself.
+ * Every edge as start, end, kind and its flags (EDGE_FLAGS_SQL), in the table's physical order: ordering by id cost
+ * PostgreSQL an index walk over the heap, and the path index sorts into rows itself.
  */
 const COPY_EDGES = /* SQL */ `copy (
-  select e.start_id, e.end_id, e.kind_id,
-         case when e.kind_id = (select id from graph_kinds where name = 'GPLink') and (e.properties ->> 'enforced')::boolean then 1 else 0 end
+  select e.start_id, e.end_id, e.kind_id, ${EDGE_FLAGS_SQL.replace('$GPLINK', "(select id from graph_kinds where name = 'GPLink')")}
   from graph_edges e
 ) to stdout`;
 

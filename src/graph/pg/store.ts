@@ -253,7 +253,7 @@ export class PgGraphStore implements GraphStore {
     const gplink = (await this.knownKindIdsOf(['GPLink'])).get('GPLink') ?? -1;
     let last = 0;
     for (;;) {
-      const rows = await this.db.query<{ id: number; start_id: number; end_id: number; kind_id: number; case: number }>(SQL.SCAN_EDGES, [
+      const rows = await this.db.query<{ id: number; start_id: number; end_id: number; kind_id: number; flags: number }>(SQL.SCAN_EDGES, [
         last,
         SCAN_PAGE,
         gplink,
@@ -263,7 +263,7 @@ export class PgGraphStore implements GraphStore {
         start: rows.map((r) => r.start_id),
         end: rows.map((r) => r.end_id),
         kind: rows.map((r) => r.kind_id),
-        flags: rows.map((r) => r.case),
+        flags: rows.map((r) => r.flags),
       });
       last = rows[rows.length - 1]!.id;
     }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sessionCookie } from '../../auth/session-cookie.js';
-import { badRequest } from '../../errors.js';
+import { asAppError, badRequest } from '../../errors.js';
 import type { SeedType } from '../../generated/operations.js';
 import { intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
@@ -139,6 +139,15 @@ function loginAnswer(login: { userId: string; sessionToken: string; authExpired:
 }
 
 /**
+ * A browser the IdP posted a refused SAML response for (a page navigation asks for HTML) lands on the sign-in page,
+ * which says so; API clients get the error document. The reason is logged, never put in the URL.
+ */
+function samlRefusedLanding(err: unknown, req: RestRequest) {
+  if (!asAppError(err) || !/text\/html/i.test(String(req.headers.accept ?? ''))) return undefined;
+  return { status: 302, headers: { Location: '/ui/login?sso=refused' } };
+}
+
+/**
  * Identity and display administration: SAML providers (2, 3) and SSO login, custom node kinds (4), asset group
  * tags with selectors and members, member certification (5), and runtime parameters.
  */
@@ -188,6 +197,7 @@ export const adminRoutes = [
     input: { params: slugParams, body: z.object({ SAMLResponse: z.string().min(1, 'is missing from the form.') }) },
     variables: ({ params, body }) => ({ slug: params.slug, samlResponse: body.SAMLResponse }),
     reshape: ({ samlCallback }, req) => loginAnswer(samlCallback, req),
+    refused: samlRefusedLanding,
   }),
 
   // custom node kinds

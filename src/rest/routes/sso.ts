@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { asAppError } from '../../errors.js';
 import { readCookie, sessionCookie } from '../../auth/session-cookie.js';
 import { field, intText, parse, query } from '../params.js';
 import * as shape from '../reshape/admin.js';
@@ -60,6 +61,17 @@ function oidcLanding(login: { userId: string; sessionToken: string; authExpired:
   return { status: 302, headers: { Location: '/ui/login?sso=ok', 'Set-Cookie': [session, spent] } };
 }
 
+/**
+ * A browser whose sign-in failed (the IdP refused it, the state or the ID token did not check out) lands on the
+ * sign-in page, which says so; API clients get the error document. The reason is logged, not put in the URL, so
+ * a crafted link cannot make the page say anything else. The state cookie is spent either way.
+ */
+function oidcRefusedLanding(err: unknown, req: RestRequest): RestResponse | undefined {
+  // Anything but our own refusals (which the masking plugin turns every failure into) goes to the error handler.
+  if (!asAppError(err) || /application\/json/i.test(String(req.headers.accept ?? ''))) return undefined;
+  return { status: 302, headers: { Location: '/ui/login?sso=refused', 'Set-Cookie': stateCookie('', req, 0) } };
+}
+
 /** OpenID Connect providers and sign-in, the SAML signing certificate, and the login redirect for either kind. */
 export const ssoRoutes = [
   route('POST', '/api/v2/sso-providers/oidc', 'sso', 'CreateOidcProvider', {
@@ -119,5 +131,6 @@ export const ssoRoutes = [
       browserState: readCookie(String(req.headers.cookie ?? ''), STATE_COOKIE) ?? null,
     }),
     reshape: ({ oidcCallback }, req) => oidcLanding(oidcCallback, req),
+    refused: oidcRefusedLanding,
   }),
 ];

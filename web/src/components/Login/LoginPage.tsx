@@ -41,11 +41,18 @@ export function LoginPage() {
   }
 
   const ssoFailed = params.get('sso') === 'ok';
+  // The server sends a browser here when the IdP refused the sign-in or its answer did not check out (it logs why).
+  const ssoRefused = params.get('sso') === 'refused';
   return (
     <main className="login">
       <form onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Graph Analysis Service</h1>
         {ssoFailed && !error && <div className="notice">Single sign-on did not start a session here; sign in below or try again.</div>}
+        {ssoRefused && !error && (
+          <div role="alert" className="error">
+            Single sign-on was refused or could not be completed; sign in below or try again.
+          </div>
+        )}
         {/* Plain form controls: the sign-in page loads before the widget library does. */}
         <div className="field">
           <label htmlFor="login-username">Username</label>
