@@ -50,7 +50,8 @@ export function createIndexThread(opts: { db: DatabaseSettings; log: Logger }): 
       const t = task;
       task = undefined;
       if (m.op === 'built') t.resolve(GraphIndex.fromParts(m.parts));
-      else t.reject(Object.assign(new Error(`the index worker's build failed: ${m.failure.message}`), { cause: m.failure }));
+      // The log's error serializer appends the cause's message: the outer one says only where it failed.
+      else t.reject(Object.assign(new Error("the index worker's build failed"), { cause: m.failure }));
       // Kept a while for the next build of a job; it does not keep the process alive meanwhile.
       w.unref();
       idle = setTimeout(() => void close(w), IDLE_MS);
