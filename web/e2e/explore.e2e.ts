@@ -137,6 +137,32 @@ describe('Explore', () => {
     await page.getByRole('menuitem', { name: 'Set as starting node' }).waitFor({ state: 'detached' });
   });
 
+  it('lays the graph out hierarchically or by force, and zooms', async () => {
+    const { page } = s;
+    const cypher = 'MATCH p=(:User)-[:MemberOf]->(:Group) RETURN p LIMIT 20';
+    await page.goto(`${e.base}/ui/explore?tab=cypher&run=1&cypher=${encodeURIComponent(cypher)}`);
+    await drawn(page, 5);
+    // The picture as exported: the same view twice gives the same bytes, so a different picture means it moved.
+    const picture = async () => {
+      await page.waitForFunction(() => document.querySelector('[aria-label="Graph"]')?.getAttribute('data-layout') === 'done');
+      await page.waitForTimeout(400); // the camera's 200 ms animation
+      const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PNG' }).click()]);
+      return streamBytes(await png.createReadStream());
+    };
+    const force = await picture();
+    expect((await picture()).equals(force)).toBe(true);
+    await page.getByLabel('Layout').selectOption('hierarchical');
+    let hierarchical = await picture();
+    // The select may be read before its change reaches the canvas: look again while the picture is the old one.
+    for (let i = 0; i < 20 && hierarchical.equals(force); i++) hierarchical = await picture();
+    expect(hierarchical.equals(force)).toBe(false);
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    const zoomed = await picture();
+    expect(zoomed.equals(hierarchical)).toBe(false);
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    expect((await picture()).equals(zoomed)).toBe(false);
+  });
+
   it('opens an edge from the table; a derived edge shows what it came from', async () => {
     const { page } = s;
     await page.goto(`${e.base}/ui/explore?tab=cypher&run=1&cypher=${encodeURIComponent('MATCH p=()-[:DCSync]->() RETURN p LIMIT 1')}`);
