@@ -40,14 +40,16 @@ export function LoginPage() {
     }
   }
 
-  const ssoFailed = params.get('sso') === 'ok';
+  // A callback that signed the browser in sends it here and the app moves on to Explore; this page stays on screen
+  // only when no session came of it (a cookie the browser refused).
+  const ssoNoSession = params.get('sso') === 'ok';
   // The server sends a browser here when the IdP refused the sign-in or its answer did not check out (it logs why).
   const ssoRefused = params.get('sso') === 'refused';
   return (
     <main className="login">
       <form onSubmit={submit} aria-labelledby="login-title">
         <h1 id="login-title">Graph Analysis Service</h1>
-        {ssoFailed && !error && <div className="notice">Single sign-on did not start a session here; sign in below or try again.</div>}
+        {ssoNoSession && !error && <div className="notice">Single sign-on did not start a session here; sign in below or try again.</div>}
         {ssoRefused && !error && (
           <div role="alert" className="error">
             Single sign-on was refused or could not be completed; sign in below or try again.
