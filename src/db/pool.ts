@@ -130,6 +130,12 @@ export class Database implements Queryable {
   private readonly prepare: boolean;
   private readonly names = new Map<string, string>();
 
+  /** The same database opened again from its settings (a worker thread's own pool of `max` connections). */
+  static fromSettings(settings: DatabaseSettings, opts: { log: Logger; max: number }): Database {
+    const { url, ...rest } = settings;
+    return new Database(url, { ...rest, ...opts });
+  }
+
   constructor(connection: string | pg.PoolConfig, opts: DatabaseOptions) {
     const base: pg.PoolConfig = typeof connection === 'string' ? { connectionString: connection } : connection;
     this.log = opts.log;

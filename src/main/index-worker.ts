@@ -16,14 +16,7 @@ const port = parentPort!;
 const data = workerData as IndexWorkerData;
 const log = createLogger(data.logLevel).child({ module: 'index-worker' });
 // Two connections: the node scan's pages and the edge scan's COPY each hold one; builds run one at a time.
-const db = new Database(data.db.url, {
-  log: log.child({ module: 'db' }),
-  searchPath: data.db.searchPath,
-  cancellable: data.db.cancellable,
-  prepare: data.db.prepare,
-  connectTimeoutMs: data.db.connectTimeoutMs,
-  max: 2,
-});
+const db = Database.fromSettings(data.db, { log: log.child({ module: 'db' }), max: 2 });
 const store = new PgGraphStore(db);
 
 async function build(id: number): Promise<void> {

@@ -20,14 +20,7 @@ lowerThreadPriority();
 const port = parentPort!;
 const data = workerData as PipelineWorkerData;
 const log = createLogger(data.logLevel).child({ module: 'pipeline-worker' });
-const db = new Database(data.db.url, {
-  log: log.child({ module: 'db' }),
-  searchPath: data.db.searchPath,
-  cancellable: data.db.cancellable,
-  prepare: data.db.prepare,
-  connectTimeoutMs: data.db.connectTimeoutMs,
-  max: data.poolSize,
-});
+const db = Database.fromSettings(data.db, { log: log.child({ module: 'db' }), max: data.poolSize });
 const graph = new PgGraphStore(db);
 const running = new Map<number, AbortController>();
 const send = (m: FromPipeline) => port.postMessage(m);
