@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import request from 'supertest';
 import { createLogger } from '../../src/logger';
 import { useTestApp } from '../helpers/app';
@@ -54,10 +55,21 @@ describe('the path index built on its worker thread', () => {
       await w.upsertNodes([node(3, 'Computer')]);
       await w.upsertEdges([edge(2, 3, 'AdminTo')]);
     });
-    const rebuilt = holder.invalidate();
-    await until(async () => t.infra.indexThread!.busy()); // past the holder's look at the generation
-    await t.infra.indexThread!.kill();
-    await rebuilt; // settles though the build failed
+    // The worker's node scan waits on a lock held here, so it is surely mid-build when it is killed (a build of
+    // this small graph is otherwise over within milliseconds).
+    const blocker = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await blocker.connect();
+    try {
+      await blocker.query(`set search_path to ${pg.escapeIdentifier(t.testDb.schema)}`);
+      await blocker.query('begin');
+      await blocker.query('lock table graph_nodes in access exclusive mode');
+      const rebuilt = holder.invalidate();
+      await until(async () => t.infra.indexThread!.busy()); // past the holder's look at the generation
+      await t.infra.indexThread!.kill();
+      await rebuilt; // settles though the build failed
+    } finally {
+      await blocker.end(); // its transaction, and the lock, end with it
+    }
     expect(lines.filter((l) => l.msg === 'graph index rebuild failed; queries keep the previous index')).toHaveLength(1);
     expect(await holder.current()).toBe(before);
     expect((await paths('S-1-5-21-8-2')).status).toBe(200);
