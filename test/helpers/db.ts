@@ -36,8 +36,22 @@ export async function createTestDb(): Promise<TestDb> {
     schema,
     url,
     async drop() {
-      await db.query(`drop schema ${schema} cascade`);
       await db.close();
+      // Two files' teardowns dropping their schemas at once can deadlock on the catalog; the loser tries again.
+      for (let attempt = 1; ; attempt++) {
+        const c = new pg.Client({ connectionString: testUrl() });
+        await c.connect();
+        try {
+          await c.query(`drop schema ${schema} cascade`);
+          return;
+        } catch (err) {
+          const code = (err as { code?: string }).code;
+          if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw err;
+        } finally {
+          await c.end();
+        }
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
     },
   };
 }
