@@ -236,6 +236,8 @@ export class PgGraphStore implements GraphStore {
         [last, NODE_SCAN_PAGE, propertyKeys],
       );
       if (!rows.length) return;
+      // Kinds another process made since this store last read them (a long-lived worker's store): read them again.
+      if (rows.some((r) => r.kind_ids.some((k) => !this.byId.has(k)))) await this.loadKinds(this.db, true);
       onBatch(
         rows.map((r) => ({
           id: r.id,
