@@ -21,4 +21,11 @@ describe('graph node scan', () => {
     await other.write((w) => w.upsertNodes([{ objectid: 'b', kinds: ['Base', 'BrandNewKind'], properties: {} }]));
     expect(await scannedKinds(g.store())).toEqual([['Base'], ['Base', 'BrandNewKind']]);
   });
+
+  it('names edge kinds another store made in a relationship property column', async () => {
+    expect((await g.store().edgePropertyColumn('weight')).kinds).toEqual([]);
+    const other = new PgGraphStore(g.db());
+    await other.write((w) => w.upsertEdges([{ start: 'a', end: 'b', kind: 'BrandNewEdge', properties: { weight: 2 } }]));
+    expect(await g.store().edgePropertyColumn('weight')).toMatchObject({ kinds: ['BrandNewEdge'], values: [2] });
+  });
 });

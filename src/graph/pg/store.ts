@@ -212,6 +212,7 @@ export class PgGraphStore implements GraphStore {
   async edgePropertyColumn(key: string): Promise<{ starts: number[]; ends: number[]; kinds: string[]; values: unknown[] }> {
     await this.loadKinds(this.db);
     const rows = await this.db.query<{ s: number; e: number; k: number; v: unknown }>(SQL.EDGE_PROPERTY_COLUMN, [key]);
+    if (rows.some((r) => !this.byId.has(r.k))) await this.loadKinds(this.db, true); // kinds made by another writer
     const out = {
       starts: new Array<number>(rows.length),
       ends: new Array<number>(rows.length),
@@ -309,6 +310,7 @@ export class PgGraphStore implements GraphStore {
       ]),
     );
     await this.loadKinds(this.db);
+    if ([...edges.values()].some((e) => !this.byId.has(e.kindId))) await this.loadKinds(this.db, true);
     return rows.map((r) =>
       r.path.map((id) => {
         const e = edges.get(id)!;
