@@ -54,9 +54,16 @@ describe('gas serve on the embedded store: a revocation from the CLI', () => {
         await socket.query(sql, [token.id]);
         await socket.query('commit');
       };
-      await silently('update auth_tokens set deleted_at = now() where id = $1');
-      expect(await self()).toBe(200);
-      await silently('update auth_tokens set deleted_at = null where id = $1');
+      // The first request's notice may reach the server only after the second request's load (which is then not
+      // kept): under load, ask again until one hidden-token request is answered from memory.
+      let fromMemory = false;
+      for (let attempt = 0; attempt < 5 && !fromMemory; attempt++) {
+        expect(await self()).toBe(200);
+        await silently('update auth_tokens set deleted_at = now() where id = $1');
+        fromMemory = (await self()) === 200;
+        await silently('update auth_tokens set deleted_at = null where id = $1');
+      }
+      expect(fromMemory).toBe(true);
 
       expect(await runCli(['user', 'disable', 'bob'], env)).toMatchObject({ code: 0 });
       expect(await self()).toBe(401);
