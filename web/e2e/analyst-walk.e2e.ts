@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { TESTLAB } from '../../test/helpers/fixtures';
-import { choose, drawn } from './graph-page';
+import { choose, drawn, signInFromRoot, uploadTestlab } from './graph-page';
 import { ADMIN, openSession, useE2E, type BrowserSession } from './harness';
 
 const DOMAIN_SID = 'S-1-5-21-3130019616-2776909439-2417379446';
@@ -44,22 +41,11 @@ describe('an analyst from BloodHound, start to finish', () => {
   });
 
   it('signs in from the server root', async () => {
-    await page.goto(`${e.base}/`);
-    await page.waitForURL(/\/ui\//);
-    await page.getByLabel('Username').fill(ADMIN.username);
-    await page.getByLabel('Password').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    const nav = page.getByRole('navigation');
-    for (const link of ['Explore', 'File ingest', 'Administration']) await nav.getByRole('link', { name: link }).waitFor();
+    await signInFromRoot(page, e.base, ADMIN.username, ADMIN.password);
   });
 
   it('uploads a whole SharpHound collection and sees every file ingested and analysed', async () => {
-    await page.getByRole('navigation').getByRole('link', { name: 'File ingest' }).click();
-    const files = fs.readdirSync(TESTLAB).filter((f) => f.endsWith('.json'));
-    await page.getByLabel('Upload files').setInputFiles(files.map((f) => path.join(TESTLAB, f)));
-    await page.getByRole('button', { name: 'Upload' }).click();
-    const jobs = page.getByRole('table', { name: 'Ingest jobs' });
-    await jobs.getByRole('row').filter({ hasText: 'Complete' }).first().waitFor({ timeout: 60_000 });
+    const files = await uploadTestlab(page, 60_000);
     const perFile = page.getByRole('table', { name: /^Files of job/ });
     await perFile.getByText('users.json').waitFor();
     // A header row and one row per file, each ingested.

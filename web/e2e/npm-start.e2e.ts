@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { TESTLAB } from '../../test/helpers/fixtures';
-import { choose, drawn } from './graph-page';
+import { choose, drawn, signInFromRoot, uploadTestlab } from './graph-page';
 import { launchChromium, openSession, type BrowserSession } from './harness';
 import { freePort } from './stack';
 
@@ -96,22 +95,11 @@ describe('the service as `npm start` runs it', () => {
   });
 
   it('signs in at /ui/ as admin with the printed password', async () => {
-    await page.goto(`${url}/`);
-    await page.waitForURL(/\/ui\//);
-    await page.getByLabel('Username').fill('admin');
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    const nav = page.getByRole('navigation');
-    for (const link of ['Explore', 'File ingest', 'Administration']) await nav.getByRole('link', { name: link }).waitFor();
+    await signInFromRoot(page, url, 'admin', password);
   });
 
   it('uploads the golden SharpHound collection on File ingest and waits for Complete', async () => {
-    await page.getByRole('navigation').getByRole('link', { name: 'File ingest' }).click();
-    const files = fs.readdirSync(TESTLAB).filter((f) => f.endsWith('.json'));
-    await page.getByLabel('Upload files').setInputFiles(files.map((f) => path.join(TESTLAB, f)));
-    await page.getByRole('button', { name: 'Upload' }).click();
-    const jobs = page.getByRole('table', { name: 'Ingest jobs' });
-    await jobs.getByRole('row').filter({ hasText: 'Complete' }).first().waitFor({ timeout: 90_000 });
+    await uploadTestlab(page, 90_000);
     await page.getByText(/files ingested and analyzed/).waitFor({ timeout: 90_000 });
   });
 
