@@ -1,27 +1,7 @@
-import type { Page } from 'playwright-core';
+import { choose, drawn } from './graph-page';
 import { openSession, signIn, useE2E, type BrowserSession } from './harness';
 
 const DOMAIN_ADMINS = 'DOMAIN ADMINS@TESTLAB.LOCAL';
-
-/** Types into a node combobox and chooses the suggestion holding `name`. */
-async function choose(page: Page, combobox: string, term: string, name: string) {
-  const box = page.getByRole('combobox', { name: combobox });
-  await box.fill(term);
-  await page
-    .getByRole('option', { name: new RegExp(name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
-    .first()
-    .click();
-}
-
-/** What the canvas says it draws, once a result is on it. */
-async function drawn(page: Page, atLeast = 1) {
-  const canvas = page.getByRole('img', { name: 'Graph' });
-  await page.waitForFunction(
-    (n) => Number(document.querySelector('[role="img"][aria-label="Graph"]')?.getAttribute('data-node-count')) >= n,
-    atLeast,
-  );
-  return { nodes: Number(await canvas.getAttribute('data-node-count')), edges: Number(await canvas.getAttribute('data-edge-count')) };
-}
 
 describe('Explore', () => {
   const e = useE2E();
